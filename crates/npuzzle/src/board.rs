@@ -1,0 +1,518 @@
+//! Boards and sizes: parsing, validation and formatting of states.
+//!
+//! A board is stored row-major, one byte per cell, `0` for the blank. Inline text joins
+//! rows with `/` (`8 1 3/4 0 2/7 6 5`); sizes are written `WxH`, width first.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::{Cell, MoveError, ParseError};
+use crate::moves::Direction;
+
+/// The smallest width or height a board may have.
+pub const MIN_SIDE: usize = 2;
+/// The largest width or height a board may have.
+pub const MAX_SIDE: usize = 16;
+/// The longest text accepted for one board (in bytes).
+pub const MAX_TEXT: usize = 16 * 1024;
+
+/// The dimensions of a board: width (columns) and height (rows), each from 2 to 16.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Size {
+    width: usize,
+    height: usize,
+}
+
+impl Size {
+    /// A size of `width` columns and `height` rows.
+    ///
+    /// ```
+    /// use npuzzle::Size;
+    /// let s = Size::new(4, 3).unwrap();
+    /// assert_eq!((s.width(), s.height(), s.cells()), (4, 3, 12));
+    /// assert!(Size::new(1, 5).is_err());
+    /// ```
+    pub fn new(width: usize, height: usize) -> Result<Size, ParseError> {
+        if !(MIN_SIDE..=MAX_SIDE).contains(&width) || !(MIN_SIDE..=MAX_SIDE).contains(&height) {
+            return Err(ParseError::SizeOutOfRange { width, height });
+        }
+        Ok(Size { width, height })
+    }
+
+    /// A square size `side x side`.
+    pub fn square(side: usize) -> Result<Size, ParseError> {
+        Size::new(side, side)
+    }
+
+    /// Number of columns.
+    pub fn width(self) -> usize {
+        self.width
+    }
+
+    /// Number of rows.
+    pub fn height(self) -> usize {
+        self.height
+    }
+
+    /// Number of cells, `width * height`.
+    pub fn cells(self) -> usize {
+        self.width * self.height
+    }
+
+    /// The 1-based row and column of a cell index.
+    pub fn cell(self, index: usize) -> Cell {
+        Cell {
+            row: index / self.width + 1,
+            col: index % self.width + 1,
+        }
+    }
+
+    /// The size with width and height exchanged.
+    pub fn transposed(self) -> Size {
+        Size {
+            width: self.height,
+            height: self.width,
+        }
+    }
+}
+
+impl fmt::Display for Size {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.width, self.height)
+    }
+}
+
+impl FromStr for Size {
+    type Err = ParseError;
+
+    /// Reads `WxH` (also `WXH` or `W*H`), or a single number `N` for `NxN`.
+    fn from_str(s: &str) -> Result<Size, ParseError> {
+        let t = s.trim();
+        let bad = || ParseError::BadSize { text: s.to_string() };
+        let parts: Vec<&str> = t.split(['x', 'X', '*']).collect();
+        let num = |p: &str| p.trim().parse::<usize>().map_err(|_| bad());
+        match parts.as_slice() {
+            [n] => Size::square(num(n)?),
+            [w, h] => Size::new(num(w)?, num(h)?),
+            _ => Err(bad()),
+        }
+    }
+}
+
+/// A sliding-puzzle state: a permutation of the tiles `1..cells` and one blank (`0`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Board {
+    size: Size,
+    cells: Vec<u8>,
+    blank: usize,
+}
+
+fn is_blank_symbol(tok: &str) -> bool {
+    matches!(tok, "0" | "x" | "X" | "_" | ".")
+}
+
+impl Board {
+    /// A board from its cells in row-major order (`0` is the blank), checked: each tile
+    /// `1..cells` exactly once and one blank.
+    ///
+    /// ```
+    /// use npuzzle::{Board, Size};
+    /// let b = Board::from_cells(Size::new(2, 2).unwrap(), vec![1, 2, 3, 0]).unwrap();
+    /// assert_eq!(b.to_string(), "1 2/3 0");
+    /// assert!(Board::from_cells(Size::new(2, 2).unwrap(), vec![1, 1, 3, 0]).is_err());
+    /// ```
+    pub fn from_cells(size: Size, cells: Vec<u8>) -> Result<Board, ParseError> {
+        let n = size.cells();
+        if cells.len() != n {
+            return Err(ParseError::CellCount {
+                expected: n,
+                found: cells.len(),
+                size,
+            });
+        }
+        let mut seen: Vec<Option<usize>> = vec![None; n];
+        for (i, &t) in cells.iter().enumerate() {
+            let t = t as usize;
+            if t >= n {
+                return Err(ParseError::TileOutOfRange {
+                    tile: t as u64,
+                    max: n - 1,
+                    at: size.cell(i),
+                });
+            }
+            if let Some(first) = seen[t] {
+                return Err(if t == 0 {
+                    ParseError::DuplicateBlank {
+                        first: size.cell(first),
+                        second: size.cell(i),
+                    }
+                } else {
+                    ParseError::DuplicateTile {
+                        tile: t as u8,
+                        first: size.cell(first),
+                        second: size.cell(i),
+                    }
+                });
+            }
+            seen[t] = Some(i);
+        }
+        let blank = seen[0].ok_or(ParseError::MissingBlank)?;
+        Ok(Board { size, cells, blank })
+    }
+
+    /// The usual goal: tiles in order row by row, the blank last.
+    ///
+    /// ```
+    /// use npuzzle::{Board, Size};
+    /// assert_eq!(Board::solved(Size::square(3).unwrap()).to_string(), "1 2 3/4 5 6/7 8 0");
+    /// ```
+    pub fn solved(size: Size) -> Board {
+        let n = size.cells();
+        let mut cells: Vec<u8> = (1..n).map(|t| t as u8).collect();
+        cells.push(0);
+        Board {
+            size,
+            cells,
+            blank: n - 1,
+        }
+    }
+
+    /// Reads a board from text.
+    ///
+    /// Accepted: rows joined by `/` (`8 1 3/4 0 2/7 6 5`), a grid over several lines,
+    /// numbers separated by spaces or commas on one line, and compact digits for boards of
+    /// at most 9 cells (`813402765`, `813/402/765`). The blank is `0`, `x`, `X`, `_` or `.`.
+    /// The size comes from the rows, from `size`, or from a square cell count.
+    ///
+    /// ```
+    /// use npuzzle::Board;
+    /// let a = Board::parse("8 1 3/4 0 2/7 6 5", None).unwrap();
+    /// let b = Board::parse("813402765", None).unwrap();
+    /// let c = Board::parse("8,1,3\n4,x,2\n7,6,5", None).unwrap();
+    /// assert_eq!(a, b);
+    /// assert_eq!(a, c);
+    /// assert!(Board::parse("1 2 3/4 5/6 7 0", None).is_err()); // ragged rows
+    /// ```
+    pub fn parse(text: &str, size: Option<Size>) -> Result<Board, ParseError> {
+        if text.len() > MAX_TEXT {
+            return Err(ParseError::TooLong {
+                found: text.len(),
+                max: MAX_TEXT,
+            });
+        }
+        let raw_rows: Vec<&str> = if text.contains('/') {
+            text.split('/').collect()
+        } else {
+            text.lines().filter(|l| !l.trim().is_empty()).collect()
+        };
+        let mut rows: Vec<Vec<&str>> = raw_rows
+            .iter()
+            .map(|r| {
+                r.split(|c: char| c.is_whitespace() || c == ',')
+                    .filter(|t| !t.is_empty())
+                    .collect()
+            })
+            .collect();
+        if rows.iter().all(|r| r.is_empty()) {
+            return Err(ParseError::Empty);
+        }
+        // Compact digits: every row one token of single-character cells, 9 cells at most.
+        let total_chars: usize = rows.iter().map(|r| r.iter().map(|t| t.len()).sum::<usize>()).sum();
+        let compact = rows.iter().all(|r| {
+            r.len() == 1
+                && r[0].len() > 1
+                && r[0]
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || is_blank_symbol(c.encode_utf8(&mut [0; 4])))
+        }) && total_chars <= 9;
+        let char_rows: Vec<Vec<String>>;
+        let token_rows: Vec<Vec<&str>> = if compact {
+            char_rows = rows
+                .iter()
+                .map(|r| r[0].chars().map(|c| c.to_string()).collect())
+                .collect();
+            char_rows
+                .iter()
+                .map(|r| r.iter().map(|s| s.as_str()).collect())
+                .collect()
+        } else {
+            std::mem::take(&mut rows)
+        };
+
+        let found: usize = token_rows.iter().map(|r| r.len()).sum();
+        let size = if token_rows.len() > 1 {
+            let expected = token_rows[0].len();
+            for (i, r) in token_rows.iter().enumerate() {
+                if r.len() != expected {
+                    return Err(ParseError::Ragged {
+                        row: i + 1,
+                        found: r.len(),
+                        expected,
+                    });
+                }
+            }
+            let shape = Size::new(expected, token_rows.len())?;
+            match size {
+                Some(s) if s.cells() != found => {
+                    return Err(ParseError::CellCount {
+                        expected: s.cells(),
+                        found,
+                        size: s,
+                    })
+                }
+                Some(s) if s != shape => {
+                    return Err(ParseError::SizeMismatch {
+                        expected: s,
+                        found: shape,
+                    })
+                }
+                _ => shape,
+            }
+        } else if let Some(s) = size {
+            if s.cells() != found {
+                return Err(ParseError::CellCount {
+                    expected: s.cells(),
+                    found,
+                    size: s,
+                });
+            }
+            s
+        } else {
+            let side = (found as f64).sqrt().round() as usize;
+            if side * side != found {
+                return Err(ParseError::CannotInferSize { found });
+            }
+            Size::square(side)?
+        };
+
+        let n = size.cells();
+        let mut cells = Vec::with_capacity(n);
+        for (i, tok) in token_rows.iter().flatten().enumerate() {
+            if is_blank_symbol(tok) {
+                cells.push(0u8);
+                continue;
+            }
+            match tok.parse::<u64>() {
+                Ok(t) if (t as usize) < n && t > 0 => cells.push(t as u8),
+                Ok(t) => {
+                    return Err(ParseError::TileOutOfRange {
+                        tile: t,
+                        max: n - 1,
+                        at: size.cell(i),
+                    })
+                }
+                Err(_) => {
+                    // Numbers too long for u64 are out of range, not unknown.
+                    if tok.chars().all(|c| c.is_ascii_digit()) {
+                        return Err(ParseError::TileOutOfRange {
+                            tile: u64::MAX,
+                            max: n - 1,
+                            at: size.cell(i),
+                        });
+                    }
+                    return Err(ParseError::UnknownToken {
+                        token: tok.chars().take(40).collect(),
+                        index: i + 1,
+                    });
+                }
+            }
+        }
+        Board::from_cells(size, cells)
+    }
+
+    /// The board's size.
+    pub fn size(&self) -> Size {
+        self.size
+    }
+
+    /// The cells in row-major order, `0` for the blank.
+    pub fn cells(&self) -> &[u8] {
+        &self.cells
+    }
+
+    /// The index of the blank cell.
+    pub fn blank(&self) -> usize {
+        self.blank
+    }
+
+    /// The cell index of the tile that would move in direction `dir`, if any.
+    pub fn mover(&self, dir: Direction) -> Option<usize> {
+        let w = self.size.width;
+        let (r, c) = (self.blank / w, self.blank % w);
+        match dir {
+            Direction::Up if r + 1 < self.size.height => Some(self.blank + w),
+            Direction::Down if r > 0 => Some(self.blank - w),
+            Direction::Left if c + 1 < w => Some(self.blank + 1),
+            Direction::Right if c > 0 => Some(self.blank - 1),
+            _ => None,
+        }
+    }
+
+    /// The moves legal on this board, in the order U, D, L, R.
+    pub fn legal_moves(&self) -> impl Iterator<Item = Direction> + '_ {
+        Direction::ALL
+            .into_iter()
+            .filter(|&d| self.mover(d).is_some())
+    }
+
+    /// Slides one tile in direction `dir` into the blank; an error if no tile can.
+    ///
+    /// ```
+    /// use npuzzle::{Board, Direction};
+    /// let mut b = Board::parse("1 2 3/4 5 6/7 0 8", None).unwrap();
+    /// b.apply(Direction::Left).unwrap(); // tile 8 slides left
+    /// assert_eq!(b.to_string(), "1 2 3/4 5 6/7 8 0");
+    /// assert!(b.apply(Direction::Left).is_err());
+    /// ```
+    pub fn apply(&mut self, dir: Direction) -> Result<(), MoveError> {
+        self.apply_numbered(dir, 1)
+    }
+
+    fn apply_numbered(&mut self, dir: Direction, index: usize) -> Result<(), MoveError> {
+        let from = self.mover(dir).ok_or(MoveError::Illegal {
+            index,
+            mv: dir.tile_char(),
+            blank: self.size.cell(self.blank),
+        })?;
+        self.cells.swap(from, self.blank);
+        self.blank = from;
+        Ok(())
+    }
+
+    /// Applies a sequence of moves; on an illegal move the error names it (1-based) and
+    /// the board is left as it was before that move.
+    pub fn apply_all(&mut self, moves: &[Direction]) -> Result<(), MoveError> {
+        for (i, &d) in moves.iter().enumerate() {
+            self.apply_numbered(d, i + 1)?;
+        }
+        Ok(())
+    }
+
+    /// The direction in which `tile` would move into the blank, if it is next to it.
+    pub fn direction_of_tile(&self, tile: u8) -> Option<Direction> {
+        Direction::ALL
+            .into_iter()
+            .find(|&d| self.mover(d).is_some_and(|p| self.cells[p] == tile && tile != 0))
+    }
+
+    /// The board as an aligned grid, one row per line, the blank shown as `.`.
+    ///
+    /// ```
+    /// use npuzzle::Board;
+    /// let b = Board::parse("8 1 3/4 0 2/7 6 5", None).unwrap();
+    /// assert_eq!(b.to_grid(), "8 1 3\n4 . 2\n7 6 5");
+    /// ```
+    pub fn to_grid(&self) -> String {
+        let wide = (self.size.cells() - 1).to_string().len();
+        let mut out = String::new();
+        for (r, row) in self.cells.chunks(self.size.width).enumerate() {
+            if r > 0 {
+                out.push('\n');
+            }
+            let line: Vec<String> = row
+                .iter()
+                .map(|&t| {
+                    if t == 0 {
+                        format!("{:>wide$}", ".")
+                    } else {
+                        format!("{t:>wide$}")
+                    }
+                })
+                .collect();
+            out.push_str(&line.join(" "));
+        }
+        out
+    }
+}
+
+impl fmt::Display for Board {
+    /// Inline form: rows joined by `/`, cells by spaces, `0` for the blank.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (r, row) in self.cells.chunks(self.size.width).enumerate() {
+            if r > 0 {
+                f.write_str("/")?;
+            }
+            for (c, t) in row.iter().enumerate() {
+                if c > 0 {
+                    f.write_str(" ")?;
+                }
+                write!(f, "{t}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for Board {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Board, ParseError> {
+        Board::parse(s, None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str, size: Option<Size>) -> ParseError {
+        Board::parse(text, size).unwrap_err()
+    }
+
+    #[test]
+    fn parses_every_accepted_form() {
+        let want = Board::parse("8 1 3/4 0 2/7 6 5", None).unwrap();
+        for text in [
+            "813402765",
+            "8 1 3 4 0 2 7 6 5",
+            "8,1,3,4,x,2,7,6,5",
+            "8 1 3\n4 _ 2\n7 6 5\n",
+            "813/4.2/765",
+            "  8  1 3 / 4 X 2 / 7 6 5 ",
+        ] {
+            assert_eq!(Board::parse(text, None).unwrap(), want, "{text}");
+        }
+        let b = Board::parse("1 2 3 4 5 6 7 0", Some("4x2".parse().unwrap())).unwrap();
+        assert_eq!(b.to_string(), "1 2 3 4/5 6 7 0");
+        let b = Board::parse("1 2 3 4/5 6 7 0", None).unwrap();
+        assert_eq!(b.size(), Size::new(4, 2).unwrap());
+    }
+
+    #[test]
+    fn rejects_bad_boards_with_clear_errors() {
+        assert_eq!(err("", None), ParseError::Empty);
+        assert_eq!(err(" / ", None), ParseError::Empty);
+        assert!(matches!(err("1 2 3/4 5/6 7 0", None), ParseError::Ragged { row: 2, found: 2, expected: 3 }));
+        assert!(matches!(err("1 2 3 4 5 6 7 0", None), ParseError::CannotInferSize { found: 8 }));
+        assert!(matches!(err("1 2 3 4 5 6 7 9 0", None), ParseError::TileOutOfRange { tile: 9, .. }));
+        assert!(matches!(err("1 2 3 4 5 6 7 7 0", None), ParseError::DuplicateTile { tile: 7, .. }));
+        assert!(matches!(err("1 2 3 4 5 6 7 0 x", None), ParseError::DuplicateBlank { .. }));
+        assert!(matches!(err("1 2 3 4 5 6 7 y 0", None), ParseError::UnknownToken { index: 8, .. }));
+        assert!(matches!(err("1 0", None), ParseError::SizeOutOfRange { .. } | ParseError::CannotInferSize { .. }));
+        assert!(matches!(err("1/0", None), ParseError::SizeOutOfRange { width: 1, height: 2 }));
+        assert!(matches!(err("1 2 3 0", Some(Size::square(3).unwrap())), ParseError::CellCount { expected: 9, found: 4, .. }));
+        assert!(matches!(err(&"1 ".repeat(20000), None), ParseError::TooLong { .. }));
+        assert!(matches!(err("1 2 3 4 5 6 7 8 99999999999999999999999", None), ParseError::TileOutOfRange { .. }));
+        let e = err("1 2 3/4 5 5/7 8 0", None);
+        assert_eq!(e.to_string(), "expected each tile once, found tile 5 twice: at row 2, column 2 and at row 2, column 3");
+    }
+
+    #[test]
+    fn sizes_parse_and_print() {
+        assert_eq!("4x3".parse::<Size>().unwrap().to_string(), "4x3");
+        assert_eq!("5".parse::<Size>().unwrap().to_string(), "5x5");
+        assert!("3x".parse::<Size>().is_err());
+        assert!("17x2".parse::<Size>().is_err());
+        assert!("axb".parse::<Size>().is_err());
+    }
+
+    #[test]
+    fn moves_follow_the_tile() {
+        let mut b = Board::parse("1 2 3/4 0 5/6 7 8", None).unwrap();
+        b.apply(Direction::Up).unwrap(); // 7 slides up
+        assert_eq!(b.to_string(), "1 2 3/4 7 5/6 0 8");
+        assert_eq!(b.direction_of_tile(6), Some(Direction::Right));
+        assert_eq!(b.direction_of_tile(5), None);
+        let e = b.apply(Direction::Up).unwrap_err();
+        assert!(e.to_string().contains("row 3, column 2"), "{e}");
+    }
+}

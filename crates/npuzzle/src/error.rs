@@ -1,0 +1,342 @@
+//! Error types, one enum per concern: parsing boards, parsing and applying moves, and
+//! searching.
+
+use std::fmt;
+use std::time::Duration;
+
+use crate::board::Size;
+
+/// Where a cell of a board was found in its text: 1-based row and column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cell {
+    /// 1-based row.
+    pub row: usize,
+    /// 1-based column.
+    pub col: usize,
+}
+
+impl fmt::Display for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "row {}, column {}", self.row, self.col)
+    }
+}
+
+/// What went wrong while reading a board or a size.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ParseError {
+    /// The text holds no cells at all.
+    Empty,
+    /// The text is longer than any board can be.
+    TooLong {
+        /// Characters found.
+        found: usize,
+        /// The most accepted.
+        max: usize,
+    },
+    /// A token that is neither a number nor a blank symbol.
+    UnknownToken {
+        /// The token as written.
+        token: String,
+        /// 1-based position of the token among the cells.
+        index: usize,
+    },
+    /// A row with another number of cells than the first row.
+    Ragged {
+        /// 1-based row number.
+        row: usize,
+        /// Cells found in that row.
+        found: usize,
+        /// Cells in the first row.
+        expected: usize,
+    },
+    /// A size that could not be read (`WxH` expected).
+    BadSize {
+        /// The text as written.
+        text: String,
+    },
+    /// A width or height outside 2..=16.
+    SizeOutOfRange {
+        /// Width asked for.
+        width: usize,
+        /// Height asked for.
+        height: usize,
+    },
+    /// The number of cells does not fit the size.
+    CellCount {
+        /// Cells the size needs.
+        expected: usize,
+        /// Cells found.
+        found: usize,
+        /// The size the cells were checked against.
+        size: Size,
+    },
+    /// No size was given and the cell count is not a square.
+    CannotInferSize {
+        /// Cells found.
+        found: usize,
+    },
+    /// A tile number outside 1..=cells-1.
+    TileOutOfRange {
+        /// The tile as written.
+        tile: u64,
+        /// The largest tile on this size.
+        max: usize,
+        /// Where it stands.
+        at: Cell,
+    },
+    /// The same tile twice.
+    DuplicateTile {
+        /// The tile.
+        tile: u8,
+        /// Its first place.
+        first: Cell,
+        /// Its second place.
+        second: Cell,
+    },
+    /// Two blanks.
+    DuplicateBlank {
+        /// The first blank.
+        first: Cell,
+        /// The second blank.
+        second: Cell,
+    },
+    /// No blank at all.
+    MissingBlank,
+    /// A goal or board of another size than the board it goes with.
+    SizeMismatch {
+        /// The size expected.
+        expected: Size,
+        /// The size found.
+        found: Size,
+    },
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseError::Empty => write!(f, "expected a board, found no cells"),
+            ParseError::TooLong { found, max } => write!(
+                f,
+                "expected at most {max} characters for a board, found {found}"
+            ),
+            ParseError::UnknownToken { token, index } => write!(
+                f,
+                "expected a tile number or a blank (0 x X _ .) at cell {index}, found {token:?}"
+            ),
+            ParseError::Ragged {
+                row,
+                found,
+                expected,
+            } => write!(
+                f,
+                "expected {expected} cells in row {row} like row 1, found {found}"
+            ),
+            ParseError::BadSize { text } => {
+                write!(f, "expected a size WxH such as 3x3 or 4x4, found {text:?}")
+            }
+            ParseError::SizeOutOfRange { width, height } => write!(
+                f,
+                "expected width and height from 2 to 16, found {width}x{height}"
+            ),
+            ParseError::CellCount {
+                expected,
+                found,
+                size,
+            } => write!(f, "expected {expected} cells for a {size} board, found {found}"),
+            ParseError::CannotInferSize { found } => write!(
+                f,
+                "expected rows joined by '/' or a square number of cells, found {found} cells \
+                 on one row; give the size as WxH"
+            ),
+            ParseError::TileOutOfRange { tile, max, at } => write!(
+                f,
+                "expected tiles 1 to {max} and one blank, found {tile} at {at}"
+            ),
+            ParseError::DuplicateTile { tile, first, second } => write!(
+                f,
+                "expected each tile once, found tile {tile} twice: at {first} and at {second}"
+            ),
+            ParseError::DuplicateBlank { first, second } => write!(
+                f,
+                "expected one blank, found two: at {first} and at {second}"
+            ),
+            ParseError::MissingBlank => write!(f, "expected one blank (0 x X _ .), found none"),
+            ParseError::SizeMismatch { expected, found } => write!(
+                f,
+                "expected a {expected} board to match, found a {found} board"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// What went wrong while reading or applying moves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MoveError {
+    /// A character or token that is not a move in the notation.
+    UnknownMove {
+        /// The token as written.
+        token: String,
+        /// 1-based character position in the text.
+        position: usize,
+        /// The notation that was being read.
+        notation: &'static str,
+    },
+    /// A move that would take the blank off the board.
+    Illegal {
+        /// 1-based number of the move in the sequence.
+        index: usize,
+        /// The move, in tile notation.
+        mv: char,
+        /// Where the blank stood.
+        blank: Cell,
+    },
+    /// In the `tiles` notation, a tile that is not next to the blank.
+    NotAdjacent {
+        /// 1-based number of the move in the sequence.
+        index: usize,
+        /// The tile named.
+        tile: u64,
+        /// Where the blank stood.
+        blank: Cell,
+    },
+    /// Moves written in a way that no notation reads.
+    Ambiguous {
+        /// The text.
+        text: String,
+    },
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::UnknownMove {
+                token,
+                position,
+                notation,
+            } => write!(
+                f,
+                "expected a move in {notation} notation at character {position}, found {token:?}"
+            ),
+            MoveError::Illegal { index, mv, blank } => write!(
+                f,
+                "move {index} ({mv}) is illegal: no tile can move {} into the blank at {blank}",
+                match mv {
+                    'U' => "up",
+                    'D' => "down",
+                    'L' => "left",
+                    _ => "right",
+                }
+            ),
+            MoveError::NotAdjacent { index, tile, blank } => write!(
+                f,
+                "move {index}: expected a tile next to the blank at {blank}, found tile {tile}"
+            ),
+            MoveError::Ambiguous { text } => write!(
+                f,
+                "expected moves in tile (U2LDR3), blank (uldr) or tiles (1 2 5 6) notation, \
+                 found {text:?}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// Why a search ended without a solution.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SearchError {
+    /// The board cannot reach the goal (the parity test says so).
+    Unsolvable,
+    /// The start and the goal differ in size.
+    SizeMismatch {
+        /// Size of the start board.
+        start: Size,
+        /// Size of the goal board.
+        goal: Size,
+    },
+    /// The search would need more memory than allowed.
+    MemoryLimit {
+        /// The algorithm's name.
+        algorithm: &'static str,
+        /// The board size.
+        size: Size,
+        /// Bytes it needs (an estimate, or what it had reached).
+        needed: u64,
+        /// Bytes allowed.
+        limit: u64,
+        /// An algorithm that fits.
+        suggestion: &'static str,
+    },
+    /// The time limit ran out, or the search was cancelled.
+    TimeLimit {
+        /// The algorithm's name.
+        algorithm: &'static str,
+        /// Time spent.
+        elapsed: Duration,
+        /// The best lower bound on the solution length proven so far.
+        lower_bound: u32,
+        /// Nodes expanded so far.
+        expanded: u64,
+    },
+    /// The algorithm cannot handle this board at all.
+    Unsupported {
+        /// The algorithm's name.
+        algorithm: &'static str,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// Formats a byte count as GiB, MiB or KiB.
+pub fn human_bytes(bytes: u64) -> String {
+    let b = bytes as f64;
+    if b >= 1024.0 * 1024.0 * 1024.0 {
+        format!("{:.1} GiB", b / (1024.0 * 1024.0 * 1024.0))
+    } else if b >= 1024.0 * 1024.0 {
+        format!("{:.1} MiB", b / (1024.0 * 1024.0))
+    } else {
+        format!("{:.1} KiB", b / 1024.0)
+    }
+}
+
+impl fmt::Display for SearchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SearchError::Unsolvable => write!(f, "the board cannot reach the goal"),
+            SearchError::SizeMismatch { start, goal } => write!(
+                f,
+                "expected a goal of the board's size {start}, found a {goal} goal"
+            ),
+            SearchError::MemoryLimit {
+                algorithm,
+                size,
+                needed,
+                limit,
+                suggestion,
+            } => write!(
+                f,
+                "{algorithm} on {size} needs about {} but the memory limit is {}; try --algo {suggestion}",
+                human_bytes(*needed),
+                human_bytes(*limit)
+            ),
+            SearchError::TimeLimit {
+                algorithm,
+                elapsed,
+                lower_bound,
+                expanded,
+            } => write!(
+                f,
+                "{algorithm} stopped at the time limit after {:.2} s and {expanded} expanded nodes; \
+                 the solution needs at least {lower_bound} moves",
+                elapsed.as_secs_f64()
+            ),
+            SearchError::Unsupported { algorithm, reason } => {
+                write!(f, "{algorithm} cannot solve this board: {reason}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SearchError {}

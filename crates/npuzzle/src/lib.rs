@@ -1,0 +1,42 @@
+//! # npuzzle
+//!
+//! Sliding-tile puzzles of any size from 2x2 to 16x16: boards and moves, solvability for
+//! any goal, permutation ranking, admissible heuristics, and the classic optimal searches
+//! side by side (BFS, bidirectional BFS, A*, IDDFS, IDA*, and a complete distance table).
+//!
+//! Parse a board, solve it, and check the answer:
+//!
+//! ```
+//! use npuzzle::{solve, Algorithm, Board, HeuristicKind, Limits, Notation};
+//!
+//! let start: Board = "8 1 3/4 0 2/7 6 5".parse()?;
+//! let goal = Board::solved(start.size());
+//! let solution = solve(&start, &goal, Algorithm::Idastar, HeuristicKind::LinearConflict, &Limits::default())?;
+//! assert_eq!(solution.len(), 14);
+//!
+//! let mut board = start.clone();
+//! board.apply_all(&solution.moves)?;
+//! assert_eq!(board, goal);
+//! println!("{}", Notation::Tile.format(&start, &solution.moves));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Directions name the way the **tile** moves (see [`Direction`]).
+
+pub mod board;
+pub mod error;
+pub mod heuristic;
+pub mod moves;
+pub mod parity;
+pub mod rank;
+pub mod search;
+
+pub use board::{Board, Size};
+pub use error::{MoveError, ParseError, SearchError};
+pub use heuristic::{Heuristic, HeuristicKind};
+pub use moves::{Direction, Notation};
+pub use parity::is_solvable;
+pub use search::{
+    astar, bfs, bibfs, iddfs, idastar, solve, Algorithm, DistanceTable, Limits, Solution, Solver,
+    Stats,
+};

@@ -1,0 +1,53 @@
+//! Solvability for any W x H board and any goal, in linear time.
+//!
+//! Each move exchanges the blank with a neighbour: one transposition of the cells, and one
+//! step of the blank on the grid. So the parity of the permutation taking the goal to the
+//! board equals the parity of the blank's grid distance between them, for every board
+//! that can reach the goal. For boards at least 2 x 2 the converse holds too (every
+//! arrangement with matching parities is reachable); the tests check this against
+//! exhaustive search on 2x2, 2x3, 3x2 and 3x3.
+
+use crate::board::Board;
+use crate::error::ParseError;
+
+/// Whether `board` can reach `goal` by sliding tiles. An error if their sizes differ.
+///
+/// ```
+/// use npuzzle::{is_solvable, Board};
+/// let goal = Board::solved(npuzzle::Size::square(3).unwrap());
+/// assert!(is_solvable(&"8 1 3/4 0 2/7 6 5".parse().unwrap(), &goal).unwrap());
+/// assert!(!is_solvable(&"2 1 3/4 5 6/7 8 0".parse().unwrap(), &goal).unwrap());
+/// ```
+pub fn is_solvable(board: &Board, goal: &Board) -> Result<bool, ParseError> {
+    if board.size() != goal.size() {
+        return Err(ParseError::SizeMismatch {
+            expected: board.size(),
+            found: goal.size(),
+        });
+    }
+    let n = board.size().cells();
+    let w = board.size().width();
+    // goal_pos[t]: where tile t stands in the goal.
+    let mut goal_pos = vec![0usize; n];
+    for (i, &t) in goal.cells().iter().enumerate() {
+        goal_pos[t as usize] = i;
+    }
+    // perm[i] = the goal position of the tile on cell i; count its cycles.
+    let mut seen = vec![false; n];
+    let mut cycles = 0;
+    for start in 0..n {
+        if seen[start] {
+            continue;
+        }
+        cycles += 1;
+        let mut i = start;
+        while !seen[i] {
+            seen[i] = true;
+            i = goal_pos[board.cells()[i] as usize];
+        }
+    }
+    let perm_odd = (n - cycles) % 2 == 1;
+    let (a, b) = (board.blank(), goal.blank());
+    let dist = (a / w).abs_diff(b / w) + (a % w).abs_diff(b % w);
+    Ok(perm_odd == (dist % 2 == 1))
+}

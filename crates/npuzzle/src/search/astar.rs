@@ -1,0 +1,205 @@
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
+
+use super::{precheck, Limits, MoveTable, Solution, Stats, Watch};
+use crate::board::Board;
+use crate::error::SearchError;
+use crate::heuristic::{Heuristic, HeuristicKind, LinearConflict, Manhattan, Misplaced};
+use crate::moves::Direction;
+
+/// A multiplicative hasher for packed states: the keys are already well spread, and the
+/// default SipHash costs more than the rest of a node expansion.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+    fn write_u128(&mut self, v: u128) {
+        let x = (v as u64) ^ ((v >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = (x ^ (x >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        self.0 ^= self.0 >> 32;
+    }
+}
+
+/// Bytes one stored state costs, all structures counted (node, hash entry, heap entries).
+const BYTES_PER_NODE: u64 = 96;
+
+struct Node {
+    key: u128,
+    parent: u32,
+    g: u16,
+    h: u16,
+    blank: u8,
+    /// 1 + the move that reached the node; 0 for the root.
+    dir: u8,
+    closed: bool,
+}
+
+/// A* search: a shortest solution.
+///
+/// Every generated state is kept with its best known cost; a state reached again by a
+/// shorter path is updated and reopened, and the search stops only when the goal is taken
+/// from the open list (not when it is first generated), which is what makes the answer
+/// shortest. Ties on `f` go to the deeper state. Boards of up to 25 cells.
+///
+/// ```
+/// use npuzzle::{astar, Board, HeuristicKind, Limits};
+/// let start: Board = "8 1 3/4 0 2/7 6 5".parse().unwrap();
+/// let goal = Board::solved(start.size());
+/// let s = astar(&start, &goal, HeuristicKind::LinearConflict, &Limits::default()).unwrap();
+/// assert_eq!(s.len(), 14);
+/// ```
+pub fn astar(
+    start: &Board,
+    goal: &Board,
+    heuristic: HeuristicKind,
+    limits: &Limits,
+) -> Result<Solution, SearchError> {
+    match heuristic {
+        HeuristicKind::Misplaced => run(start, goal, &Misplaced::new(goal), limits),
+        HeuristicKind::Manhattan => run(start, goal, &Manhattan::new(goal), limits),
+        HeuristicKind::LinearConflict => run(start, goal, &LinearConflict::new(goal), limits),
+    }
+}
+
+fn run<H: Heuristic>(
+    start: &Board,
+    goal: &Board,
+    h: &H,
+    limits: &Limits,
+) -> Result<Solution, SearchError> {
+    let watch = Watch::new(limits);
+    let mut stats = Stats::default();
+    if precheck(start, goal)? {
+        return Ok(Solution {
+            moves: vec![],
+            stats,
+        });
+    }
+    let size = start.size();
+    let n = size.cells();
+    let bits = match n {
+        0..=16 => 4,
+        17..=25 => 5,
+        _ => {
+            return Err(SearchError::Unsupported {
+                algorithm: "astar",
+                reason: format!("{size} has {n} cells, astar packs at most 25; try --algo idastar"),
+            })
+        }
+    };
+    let mask: u128 = (1 << bits) - 1;
+    let pack = |cells: &[u8]| {
+        cells
+            .iter()
+            .enumerate()
+            .fold(0u128, |k, (i, &t)| k | (t as u128) << (bits * i))
+    };
+    let target = pack(goal.cells());
+    let mt = MoveTable::new(size);
+    let mut nodes = vec![Node {
+        key: pack(start.cells()),
+        parent: 0,
+        g: 0,
+        h: h.estimate(start.cells()) as u16,
+        blank: start.blank() as u8,
+        dir: 0,
+        closed: false,
+    }];
+    let mut index: HashMap<u128, u32, BuildHasherDefault<KeyHasher>> = HashMap::default();
+    index.insert(nodes[0].key, 0);
+    let mut open = BinaryHeap::new();
+    open.push((Reverse(nodes[0].h as u32), 0u16, 0u32));
+    let mut cells = vec![0u8; n];
+    let mut lower_bound;
+    while let Some((Reverse(f), g, i)) = open.pop() {
+        let node = &nodes[i as usize];
+        if node.closed || node.g != g {
+            continue;
+        }
+        lower_bound = f;
+        if node.key == target {
+            stats.peak_stored = nodes.len() as u64;
+            stats.elapsed = watch.elapsed();
+            let mut moves = Vec::with_capacity(g as usize);
+            let mut j = i as usize;
+            while nodes[j].dir != 0 {
+                moves.push(Direction::ALL[nodes[j].dir as usize - 1]);
+                j = nodes[j].parent as usize;
+            }
+            moves.reverse();
+            return Ok(Solution { moves, stats });
+        }
+        stats.expanded += 1;
+        if stats.expanded & 0xfff == 0 {
+            if watch.expired() {
+                return Err(watch.timeout("astar", lower_bound, &stats));
+            }
+            let used = nodes.len() as u64 * BYTES_PER_NODE;
+            if used > limits.max_memory {
+                return Err(SearchError::MemoryLimit {
+                    algorithm: "astar",
+                    size,
+                    needed: used,
+                    limit: limits.max_memory,
+                    suggestion: "idastar",
+                });
+            }
+        }
+        let (key, blank, hv, back) = (node.key, node.blank as usize, node.h, node.dir);
+        nodes[i as usize].closed = true;
+        for (c, slot) in cells.iter_mut().enumerate() {
+            *slot = ((key >> (bits * c)) & mask) as u8;
+        }
+        for &(d, from) in mt.from(blank) {
+            if back != 0 && Direction::ALL[back as usize - 1].inverse() == d {
+                continue;
+            }
+            stats.generated += 1;
+            let tile = cells[from];
+            let t = tile as u128;
+            let child = key ^ (t << (bits * from)) ^ (t << (bits * blank));
+            let g2 = g + 1;
+            match index.get(&child) {
+                Some(&j) => {
+                    let other = &mut nodes[j as usize];
+                    if g2 < other.g {
+                        other.g = g2;
+                        other.parent = i;
+                        other.dir = d.index() as u8 + 1;
+                        other.closed = false;
+                        open.push((Reverse(g2 as u32 + other.h as u32), g2, j));
+                    }
+                }
+                None => {
+                    cells[blank] = tile;
+                    cells[from] = 0;
+                    let h2 = h.update(hv as u32, &cells, tile, from, blank);
+                    cells[from] = tile;
+                    cells[blank] = 0;
+                    let j = nodes.len() as u32;
+                    nodes.push(Node {
+                        key: child,
+                        parent: i,
+                        g: g2,
+                        h: h2 as u16,
+                        blank: from as u8,
+                        dir: d.index() as u8 + 1,
+                        closed: false,
+                    });
+                    index.insert(child, j);
+                    open.push((Reverse(g2 as u32 + h2), g2, j));
+                }
+            }
+        }
+    }
+    unreachable!("the parity test admitted an unreachable goal")
+}

@@ -1,0 +1,95 @@
+use super::packed::{self, check_memory};
+use super::{precheck, Limits, MoveTable, Solution, Stats, Watch};
+use crate::board::Board;
+use crate::error::SearchError;
+use crate::moves::Direction;
+
+/// `via[rank]`: 0 for a state not yet seen, otherwise 1 + the index of the move that
+/// first reached it (5 marks a root).
+pub(crate) const ROOT: u8 = 5;
+
+/// Walks from `s` back to the root of a `via` array, returning the moves from the root
+/// to `s`.
+pub(crate) fn path_to(mut s: u64, via: &[u8], n: usize, mt: &MoveTable) -> Vec<Direction> {
+    let mut moves = Vec::new();
+    loop {
+        let v = via[packed::rank(s, n)];
+        if v == ROOT {
+            break;
+        }
+        let d = Direction::ALL[(v - 1) as usize];
+        moves.push(d);
+        let back = mt
+            .mover(packed::blank(s), d.inverse())
+            .expect("the inverse of a move is legal");
+        s = packed::slide(s, back);
+    }
+    moves.reverse();
+    moves
+}
+
+/// Breadth-first search from `start` to `goal`: a shortest solution.
+///
+/// Visited states are marked in an array indexed by permutation rank (one byte per
+/// permutation, which also records the move that reached the state), so boards of up to
+/// 12 cells fit in memory; larger ones fail with [`SearchError::MemoryLimit`].
+///
+/// ```
+/// use npuzzle::{bfs, Board, Limits};
+/// let start: Board = "8 1 3/4 0 2/7 6 5".parse().unwrap();
+/// let s = bfs(&start, &Board::solved(start.size()), &Limits::default()).unwrap();
+/// assert_eq!(s.len(), 14);
+/// ```
+pub fn bfs(start: &Board, goal: &Board, limits: &Limits) -> Result<Solution, SearchError> {
+    let watch = Watch::new(limits);
+    let mut stats = Stats::default();
+    if precheck(start, goal)? {
+        return Ok(Solution {
+            moves: vec![],
+            stats,
+        });
+    }
+    let size = start.size();
+    let states = check_memory("bfs", size, 1.0, 4.0, limits)?;
+    let n = size.cells();
+    let mt = MoveTable::new(size);
+    let mut via = vec![0u8; states];
+    let s0 = packed::pack(start);
+    let target = packed::pack(goal);
+    via[packed::rank(s0, n)] = ROOT;
+    let mut frontier = vec![s0];
+    let mut next = Vec::new();
+    let mut seen = 1u64;
+    let mut depth = 0u32;
+    while !frontier.is_empty() {
+        for &s in &frontier {
+            stats.expanded += 1;
+            if stats.expanded & 0xffff == 0 && watch.expired() {
+                return Err(watch.timeout("bfs", depth + 1, &stats));
+            }
+            for &(d, from) in mt.from(packed::blank(s)) {
+                let t = packed::slide(s, from);
+                stats.generated += 1;
+                let r = packed::rank(t, n);
+                if via[r] != 0 {
+                    continue;
+                }
+                via[r] = d.index() as u8 + 1;
+                seen += 1;
+                if t == target {
+                    stats.peak_stored = seen;
+                    stats.elapsed = watch.elapsed();
+                    return Ok(Solution {
+                        moves: path_to(t, &via, n, &mt),
+                        stats,
+                    });
+                }
+                next.push(t);
+            }
+        }
+        depth += 1;
+        std::mem::swap(&mut frontier, &mut next);
+        next.clear();
+    }
+    unreachable!("the parity test admitted an unreachable goal")
+}

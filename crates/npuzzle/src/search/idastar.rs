@@ -1,0 +1,170 @@
+use super::{precheck, Limits, MoveTable, Solution, Stats, Watch};
+use crate::board::Board;
+use crate::error::SearchError;
+use crate::heuristic::{Heuristic, HeuristicKind, LinearConflict, Manhattan, Misplaced};
+use crate::moves::Direction;
+
+/// Iterative-deepening A*: a shortest solution in memory proportional to its length.
+///
+/// Depth-first passes bounded by `f = g + h`; the board is changed in place and undone,
+/// the heuristic updated per move, the inverse of the previous move skipped. Every
+/// solution of a board has the same parity, so each new bound is the smallest `f` that
+/// exceeded the last one, rounded up to that parity. Any board size.
+///
+/// ```
+/// use npuzzle::{idastar, Board, HeuristicKind, Limits};
+/// let start: Board = "8 6 7/2 5 4/3 0 1".parse().unwrap();
+/// let goal = Board::solved(start.size());
+/// let s = idastar(&start, &goal, HeuristicKind::LinearConflict, &Limits::default()).unwrap();
+/// assert_eq!(s.len(), 31);
+/// ```
+pub fn idastar(
+    start: &Board,
+    goal: &Board,
+    heuristic: HeuristicKind,
+    limits: &Limits,
+) -> Result<Solution, SearchError> {
+    match heuristic {
+        HeuristicKind::Misplaced => run(start, goal, &Misplaced::new(goal), "idastar", limits),
+        HeuristicKind::Manhattan => run(start, goal, &Manhattan::new(goal), "idastar", limits),
+        HeuristicKind::LinearConflict => {
+            run(start, goal, &LinearConflict::new(goal), "idastar", limits)
+        }
+    }
+}
+
+/// The parity every solution of `start` has.
+pub(crate) fn solution_parity(start: &Board, goal: &Board) -> u32 {
+    let w = start.size().width();
+    let (a, b) = (start.blank(), goal.blank());
+    ((a / w).abs_diff(b / w) + (a % w).abs_diff(b % w)) as u32 % 2
+}
+
+/// The depth-first core shared by IDA* and IDDFS (which is IDA* with `h` only used to
+/// recognise the goal and `prune` false).
+pub(crate) struct Dfs<'a, H> {
+    pub(crate) h: &'a H,
+    pub(crate) prune: bool,
+    pub(crate) mt: MoveTable,
+    pub(crate) cells: Vec<u8>,
+    pub(crate) goal: &'a [u8],
+    pub(crate) path: Vec<Direction>,
+    pub(crate) stats: Stats,
+    pub(crate) bound: u32,
+    pub(crate) next_bound: u32,
+    pub(crate) watch: Watch,
+    pub(crate) stopped: bool,
+}
+
+impl<H: Heuristic> Dfs<'_, H> {
+    /// Searches below the current state; true when the goal was reached (the path holds
+    /// the moves).
+    fn dfs(&mut self, blank: usize, g: u32, hv: u32, back: Option<Direction>) -> bool {
+        let f = if self.prune { g + hv } else { g };
+        if f > self.bound {
+            self.next_bound = self.next_bound.min(f);
+            return false;
+        }
+        if hv == 0 && self.cells == self.goal {
+            return true;
+        }
+        if g == self.bound {
+            // Only reached without pruning (IDDFS): the depth limit.
+            self.next_bound = self.next_bound.min(g + 1);
+            return false;
+        }
+        self.stats.expanded += 1;
+        if self.stats.expanded & 0xfffff == 0 && self.watch.expired() {
+            self.stopped = true;
+            return false;
+        }
+        let moves = self.mt.from(blank).len();
+        for k in 0..moves {
+            let (d, from) = self.mt.from(blank)[k];
+            if Some(d.inverse()) == back {
+                continue;
+            }
+            self.stats.generated += 1;
+            let tile = self.cells[from];
+            self.cells[blank] = tile;
+            self.cells[from] = 0;
+            let h2 = self.h.update(hv, &self.cells, tile, from, blank);
+            self.path.push(d);
+            if self.dfs(from, g + 1, h2, Some(d)) {
+                return true;
+            }
+            self.path.pop();
+            self.cells[from] = tile;
+            self.cells[blank] = 0;
+            if self.stopped {
+                return false;
+            }
+        }
+        false
+    }
+
+    /// Runs passes with rising bounds; `step` is 2 (solutions keep their parity).
+    pub(crate) fn run(
+        &mut self,
+        blank: usize,
+        h0: u32,
+        parity: u32,
+        name: &'static str,
+    ) -> Result<Solution, SearchError> {
+        let first = if self.prune { h0 } else { 0 };
+        self.bound = first + (first + parity) % 2;
+        loop {
+            self.next_bound = u32::MAX;
+            if self.dfs(blank, 0, h0, None) {
+                self.stats.peak_stored = self.path.len() as u64 + 1;
+                self.stats.elapsed = self.watch.elapsed();
+                return Ok(Solution {
+                    moves: std::mem::take(&mut self.path),
+                    stats: self.stats,
+                });
+            }
+            if self.stopped {
+                // The last complete pass proved every solution longer than bound - 2.
+                return Err(self.watch.timeout(name, self.bound, &self.stats));
+            }
+            let nb = self.next_bound;
+            assert!(nb != u32::MAX, "the parity test admitted an unreachable goal");
+            self.bound = nb + (nb + parity) % 2;
+            self.stats.peak_stored = self.stats.peak_stored.max(self.bound as u64 + 1);
+            if self.watch.expired() {
+                return Err(self.watch.timeout(name, self.bound, &self.stats));
+            }
+        }
+    }
+}
+
+pub(crate) fn run<H: Heuristic>(
+    start: &Board,
+    goal: &Board,
+    h: &H,
+    name: &'static str,
+    limits: &Limits,
+) -> Result<Solution, SearchError> {
+    let watch = Watch::new(limits);
+    if precheck(start, goal)? {
+        return Ok(Solution {
+            moves: vec![],
+            stats: Stats::default(),
+        });
+    }
+    let h0 = h.estimate(start.cells());
+    let mut dfs = Dfs {
+        h,
+        prune: name == "idastar",
+        mt: MoveTable::new(start.size()),
+        cells: start.cells().to_vec(),
+        goal: goal.cells(),
+        path: Vec::new(),
+        stats: Stats::default(),
+        bound: 0,
+        next_bound: 0,
+        watch,
+        stopped: false,
+    };
+    dfs.run(start.blank(), h0, solution_parity(start, goal), name)
+}
