@@ -1,0 +1,205 @@
+//! Every search checked against the plain BFS oracle in `common.rs`.
+
+mod common;
+
+use common::{all_boards, distances, reaches};
+use npuzzle::{
+    is_solvable, solve, Algorithm, Board, DistanceTable, HeuristicKind, Limits, SearchError,
+    Size, Solver,
+};
+
+fn goal3() -> Board {
+    Board::solved(Size::square(3).unwrap())
+}
+
+#[test]
+fn parity_agrees_with_reachability_on_every_small_arrangement() {
+    for (w, h) in [(2, 2), (2, 3), (3, 2), (3, 3)] {
+        let goal = Board::solved(Size::new(w, h).unwrap());
+        let dist = distances(&goal);
+        let all = all_boards(w, h);
+        for b in &all {
+            assert_eq!(is_solvable(b, &goal).unwrap(), dist.contains_key(b), "{b}");
+        }
+        assert_eq!(dist.len() * 2, all.len(), "{w}x{h}: half the arrangements");
+    }
+    // A goal with the blank elsewhere.
+    let goal: Board = "1 2 3/8 0 4/7 6 5".parse().unwrap();
+    let dist = distances(&goal);
+    for b in all_boards(3, 3) {
+        assert_eq!(is_solvable(&b, &goal).unwrap(), dist.contains_key(&b));
+    }
+}
+
+#[test]
+fn table_and_auto_agree_with_the_oracle_on_every_3x3_state() {
+    let goal = goal3();
+    let dist = distances(&goal);
+    assert_eq!(dist.len(), 181_440);
+    assert_eq!(dist.values().max(), Some(&31));
+    let table = DistanceTable::build(&goal, &Limits::default()).unwrap();
+    let mut auto = Solver::new(Algorithm::Auto, HeuristicKind::LinearConflict, Limits::default());
+    let (mut solvable, mut unsolvable) = (0, 0);
+    for b in all_boards(3, 3) {
+        match dist.get(&b) {
+            Some(&d) => {
+                solvable += 1;
+                assert_eq!(table.distance(&b), Some(d), "{b}");
+                let s = table.solve(&b).unwrap();
+                assert_eq!(s.len() as u32, d, "{b}");
+                assert!(reaches(&b, &s.moves, &goal), "{b}");
+                let (a, _) = auto.solve(&b, &goal).unwrap();
+                assert_eq!(a.len() as u32, d, "{b}");
+                assert!(reaches(&b, &a.moves, &goal), "{b}");
+            }
+            None => {
+                unsolvable += 1;
+                assert_eq!(table.distance(&b), None);
+                assert_eq!(table.solve(&b).unwrap_err(), SearchError::Unsolvable);
+                assert_eq!(auto.solve(&b, &goal).unwrap_err(), SearchError::Unsolvable);
+            }
+        }
+    }
+    assert_eq!((solvable, unsolvable), (181_440, 181_440));
+}
+
+/// Up to `per_depth` boards of each depth, spread over the state space.
+fn sample(dist: &std::collections::HashMap<Board, u32>, per_depth: usize) -> Vec<(Board, u32)> {
+    let mut boards: Vec<(Board, u32)> = dist.iter().map(|(b, &d)| (b.clone(), d)).collect();
+    boards.sort_by_key(|(b, _)| {
+        // A fixed scramble of the order, independent of the hash map's.
+        b.cells()
+            .iter()
+            .fold(0xcbf29ce484222325u64, |h, &c| (h ^ c as u64).wrapping_mul(0x100000001b3))
+    });
+    let max = boards.iter().map(|b| b.1).max().unwrap();
+    let mut out = Vec::new();
+    for d in 0..=max {
+        out.extend(boards.iter().filter(|b| b.1 == d).take(per_depth).cloned());
+    }
+    out
+}
+
+fn check(algo: Algorithm, heuristic: HeuristicKind, cases: &[(Board, u32)], goal: &Board) {
+    for (b, d) in cases {
+        let s = solve(b, goal, algo, heuristic, &Limits::default())
+            .unwrap_or_else(|e| panic!("{algo} {heuristic} on {b}: {e}"));
+        assert_eq!(s.len() as u32, *d, "{algo} {heuristic} on {b}");
+        assert!(reaches(b, &s.moves, goal), "{algo} {heuristic} on {b}");
+    }
+}
+
+#[test]
+fn every_algorithm_agrees_with_the_oracle_at_every_3x3_depth() {
+    let goal = goal3();
+    let dist = distances(&goal);
+    let cases = sample(&dist, 3);
+    assert_eq!(cases.iter().map(|c| c.1).max(), Some(31));
+    assert!(cases.iter().any(|c| c.1 == 0));
+    for algo in [Algorithm::Bfs, Algorithm::Bibfs, Algorithm::Table, Algorithm::Auto] {
+        check(algo, HeuristicKind::Manhattan, &cases, &goal);
+    }
+    for h in HeuristicKind::ALL {
+        check(Algorithm::Astar, h, &cases, &goal);
+    }
+    for h in [HeuristicKind::Manhattan, HeuristicKind::LinearConflict] {
+        check(Algorithm::Idastar, h, &cases, &goal);
+    }
+    let shallow: Vec<_> = cases.iter().filter(|c| c.1 <= 22).cloned().collect();
+    check(Algorithm::Idastar, HeuristicKind::Misplaced, &shallow, &goal);
+    let shallow: Vec<_> = cases.iter().filter(|c| c.1 <= 14).cloned().collect();
+    check(Algorithm::Iddfs, HeuristicKind::Manhattan, &shallow, &goal);
+}
+
+#[test]
+fn every_algorithm_agrees_with_the_oracle_on_every_small_board() {
+    for (w, h) in [(2, 2), (2, 3), (3, 2)] {
+        let goal = Board::solved(Size::new(w, h).unwrap());
+        let dist = distances(&goal);
+        let cases: Vec<(Board, u32)> = dist.iter().map(|(b, &d)| (b.clone(), d)).collect();
+        for algo in Algorithm::ALL {
+            check(algo, HeuristicKind::LinearConflict, &cases, &goal);
+        }
+        check(Algorithm::Astar, HeuristicKind::Misplaced, &cases, &goal);
+        check(Algorithm::Idastar, HeuristicKind::Manhattan, &cases, &goal);
+    }
+}
+
+#[test]
+fn goals_with_the_blank_elsewhere() {
+    for goal in ["1 2 3/8 0 4/7 6 5", "0 1 2/3 4 5/6 7 8"] {
+        let goal: Board = goal.parse().unwrap();
+        let dist = distances(&goal);
+        let cases = sample(&dist, 2);
+        for algo in Algorithm::ALL {
+            if algo != Algorithm::Iddfs {
+                check(algo, HeuristicKind::LinearConflict, &cases, &goal);
+            }
+        }
+    }
+    // 2x4 and 4x2 with a scrambled goal.
+    for goal in ["7 6 5 4/3 2 1 0", "0 1/2 3/4 5/6 7"] {
+        let goal: Board = goal.parse().unwrap();
+        let dist = distances(&goal);
+        let cases = sample(&dist, 2);
+        check(Algorithm::Bibfs, HeuristicKind::Manhattan, &cases, &goal);
+        check(Algorithm::Idastar, HeuristicKind::LinearConflict, &cases, &goal);
+        check(Algorithm::Table, HeuristicKind::LinearConflict, &cases, &goal);
+    }
+}
+
+#[test]
+fn heuristics_never_exceed_the_true_distance() {
+    for goal in ["1 2 3/4 5 6/7 8 0", "1 2 3/8 0 4/7 6 5"] {
+        let goal: Board = goal.parse().unwrap();
+        for (b, d) in distances(&goal) {
+            for h in HeuristicKind::ALL {
+                assert!(h.estimate(&b, &goal) <= d, "{h} on {b}");
+            }
+        }
+    }
+}
+
+#[test]
+fn larger_boards_solve_with_idastar_and_astar() {
+    // Random walks of known bounded length on 4x4 and 5x5; the optimal length is checked
+    // by two different algorithms agreeing.
+    let start: Board = "1 2 3 4/5 6 0 8/9 10 7 11/13 14 15 12".parse().unwrap();
+    let goal = Board::solved(start.size());
+    let a = solve(&start, &goal, Algorithm::Idastar, HeuristicKind::LinearConflict, &Limits::default()).unwrap();
+    let b = solve(&start, &goal, Algorithm::Astar, HeuristicKind::Manhattan, &Limits::default()).unwrap();
+    assert_eq!(a.len(), 3);
+    assert_eq!(b.len(), 3);
+    let start: Board = "1 2 3 4 5/6 7 8 9 10/11 12 13 14 15/16 17 18 0 19/21 22 23 24 20".parse().unwrap();
+    let goal = Board::solved(start.size());
+    let a = solve(&start, &goal, Algorithm::Idastar, HeuristicKind::LinearConflict, &Limits::default()).unwrap();
+    let b = solve(&start, &goal, Algorithm::Astar, HeuristicKind::LinearConflict, &Limits::default()).unwrap();
+    assert!(reaches(&start, &a.moves, &goal));
+    assert!(reaches(&start, &b.moves, &goal));
+    assert_eq!((a.len(), b.len()), (2, 2));
+}
+
+#[test]
+fn limits_stop_searches_cleanly() {
+    let start: Board = "15 14 13 12/11 10 9 8/7 6 5 4/3 1 2 0".parse().unwrap();
+    let goal = Board::solved(start.size());
+    let e = solve(&start, &goal, Algorithm::Bfs, HeuristicKind::Manhattan, &Limits::default()).unwrap_err();
+    let msg = e.to_string();
+    assert!(msg.starts_with("bfs on 4x4 needs about") && msg.contains("try --algo idastar"), "{msg}");
+    let limits = Limits {
+        time_limit: Some(std::time::Duration::from_millis(50)),
+        ..Limits::default()
+    };
+    match solve(&start, &goal, Algorithm::Idastar, HeuristicKind::Manhattan, &limits) {
+        Err(SearchError::TimeLimit { lower_bound, .. }) => assert!(lower_bound >= 40),
+        other => panic!("expected a time limit, got {other:?}"),
+    }
+    let small = Limits {
+        max_memory: 1 << 20,
+        ..Limits::default()
+    };
+    match solve(&start, &goal, Algorithm::Astar, HeuristicKind::Manhattan, &small) {
+        Err(SearchError::MemoryLimit { .. }) => {}
+        other => panic!("expected a memory limit, got {other:?}"),
+    }
+}
