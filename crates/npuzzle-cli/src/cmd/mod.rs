@@ -1,0 +1,7 @@
+//! One module per subcommand.
+
+pub mod compare;
+pub mod judge;
+pub mod moves;
+pub mod solvable;
+pub mod solve;

@@ -1,0 +1,150 @@
+//! `npuzzle solve`: optimal solutions for boards from the arguments or standard input.
+
+use std::io::Write;
+
+use clap::Args as ClapArgs;
+use npuzzle::{Algorithm, HeuristicKind, Notation, SearchError, Solver};
+use serde_json::json;
+
+use crate::input::{items_from, parse_item};
+use crate::opts::{BoardOpts, LimitOpts};
+use crate::{merge, Fail, BAD_INPUT, LIMIT, OK};
+
+/// Solve boards optimally.
+///
+/// Boards come from the arguments, or from standard input: one per line, or grid lines
+/// joined until a board is complete; blank lines and '#' comments are skipped. A bad line
+/// is reported on standard error with its number and the rest are still solved.
+#[derive(ClapArgs, Debug)]
+#[command(after_help = "Examples:\n  npuzzle solve \"8 1 3/4 0 2/7 6 5\"\n  npuzzle solve --algo astar --heuristic manhattan --stats 813402765\n  npuzzle solve --json < boards.txt")]
+pub struct Args {
+    /// Boards to solve; read from standard input when none are given.
+    #[arg(value_name = "BOARD")]
+    pub boards: Vec<String>,
+    #[command(flatten)]
+    pub board: BoardOpts,
+    /// Search algorithm: auto, bfs, bibfs, astar, iddfs, idastar or table.
+    #[arg(long, short, default_value = "auto", value_parser = |s: &str| s.parse::<Algorithm>())]
+    pub algo: Algorithm,
+    /// Heuristic for astar and idastar: misplaced, manhattan or linear-conflict.
+    #[arg(long = "heuristic", short = 'H', default_value = "linear-conflict", value_parser = |s: &str| s.parse::<HeuristicKind>())]
+    pub heuristic: HeuristicKind,
+    /// How to write the moves: tile (U2LDR3), blank (uldr) or tiles (1 2 5 6).
+    #[arg(long, short, default_value = "tile", value_parser = |s: &str| s.parse::<Notation>())]
+    pub notation: Notation,
+    /// Print search statistics (algorithm, expanded, generated, peak states, time).
+    #[arg(long)]
+    pub stats: bool,
+    /// Print one JSON object per board per line.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub limits: LimitOpts,
+}
+
+pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
+    let goal = args.board.goal()?;
+    let size = args.board.size;
+    let items = items_from(&args.boards, size)?;
+    if items.is_empty() {
+        return Err(Fail::input(
+            "expected a board on the command line or standard input, found none",
+        ));
+    }
+    let mut solver = Solver::new(args.algo, args.heuristic, args.limits.limits());
+    let mut code = OK;
+    for item in &items {
+        let report = |out: &mut dyn Write, msg: &str| -> std::io::Result<()> {
+            eprintln!("npuzzle: {}: {msg}", item.label());
+            if args.json {
+                let v = json!({ "line": item.line, "input": item.text, "error": msg });
+                writeln!(out, "{v}")?;
+            }
+            Ok(())
+        };
+        let board = match parse_item(item, size) {
+            Ok(b) => b,
+            Err(e) => {
+                report(out, &e)?;
+                code = merge(code, BAD_INPUT);
+                continue;
+            }
+        };
+        let goal = match BoardOpts::goal_for(&goal, &board) {
+            Ok(g) => g,
+            Err(e) => {
+                report(out, &e)?;
+                code = merge(code, BAD_INPUT);
+                continue;
+            }
+        };
+        let algo = solver.resolve(board.size());
+        let heuristic = algo.uses_heuristic().then_some(args.heuristic);
+        match solver.solve(&board, &goal) {
+            Ok((sol, algo)) => {
+                let moves = args.notation.format(&board, &sol.moves);
+                let st = sol.stats;
+                if args.json {
+                    let v = json!({
+                        "board": board.to_string(),
+                        "solvable": true,
+                        "length": sol.len(),
+                        "moves": moves,
+                        "notation": args.notation.name(),
+                        "algorithm": algo.name(),
+                        "heuristic": heuristic.map(|h| h.name()),
+                        "expanded": st.expanded,
+                        "generated": st.generated,
+                        "peak_stored": st.peak_stored,
+                        "seconds": st.elapsed.as_secs_f64(),
+                    });
+                    writeln!(out, "{v}")?;
+                } else {
+                    if sol.is_empty() {
+                        writeln!(out, "{board}: solved already (0 moves)")?;
+                    } else {
+                        writeln!(out, "{board}: {} moves: {moves}", sol.len())?;
+                    }
+                    if args.stats {
+                        let h = heuristic.map(|h| format!(" ({h})")).unwrap_or_default();
+                        writeln!(
+                            out,
+                            "  {algo}{h}: {} expanded, {} generated, {} peak states, {:.6} s",
+                            st.expanded,
+                            st.generated,
+                            st.peak_stored,
+                            st.elapsed.as_secs_f64()
+                        )?;
+                    }
+                }
+            }
+            Err(SearchError::Unsolvable) => {
+                if args.json {
+                    let v = json!({
+                        "board": board.to_string(),
+                        "solvable": false,
+                        "length": null,
+                        "moves": null,
+                        "algorithm": algo.name(),
+                        "heuristic": heuristic.map(|h| h.name()),
+                        "expanded": 0,
+                        "generated": 0,
+                        "seconds": 0.0,
+                    });
+                    writeln!(out, "{v}")?;
+                } else {
+                    writeln!(out, "{board}: unsolvable")?;
+                }
+            }
+            Err(e @ (SearchError::MemoryLimit { .. } | SearchError::TimeLimit { .. })) => {
+                report(out, &format!("{board}: {e}"))?;
+                code = merge(code, LIMIT);
+            }
+            Err(e) => {
+                report(out, &format!("{board}: {e}"))?;
+                code = merge(code, BAD_INPUT);
+            }
+        }
+    }
+    Ok(code)
+}

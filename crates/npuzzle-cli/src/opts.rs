@@ -1,0 +1,122 @@
+//! Options shared by several subcommands.
+
+use std::time::Duration;
+
+use clap::Args;
+use npuzzle::{Board, Limits, Size};
+
+use crate::Fail;
+
+/// Board size and goal.
+#[derive(Args, Debug, Clone)]
+pub struct BoardOpts {
+    /// Board size as WxH (width first), when it cannot be read from the board itself.
+    #[arg(long, value_name = "WxH", value_parser = parse_size)]
+    pub size: Option<Size>,
+    /// The goal board [default: tiles in order, blank last].
+    #[arg(long, value_name = "BOARD")]
+    pub goal: Option<String>,
+}
+
+fn parse_size(s: &str) -> Result<Size, String> {
+    s.parse::<Size>().map_err(|e| e.to_string())
+}
+
+impl BoardOpts {
+    /// The goal given with --goal, parsed.
+    pub fn goal(&self) -> Result<Option<Board>, Fail> {
+        self.goal
+            .as_deref()
+            .map(|g| Board::parse(g, self.size).map_err(|e| Fail::input(format!("--goal: {e}"))))
+            .transpose()
+    }
+
+    /// The goal for `board`: the --goal board if its size matches, the default otherwise.
+    pub fn goal_for(goal: &Option<Board>, board: &Board) -> Result<Board, String> {
+        match goal {
+            Some(g) if g.size() != board.size() => Err(format!(
+                "expected a {} board to match the goal, found a {} board",
+                g.size(),
+                board.size()
+            )),
+            Some(g) => Ok(g.clone()),
+            None => Ok(Board::solved(board.size())),
+        }
+    }
+}
+
+/// Memory and time limits.
+#[derive(Args, Debug, Clone)]
+pub struct LimitOpts {
+    /// Memory a search may use, e.g. 512M, 4G [default: half the machine's memory].
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+    pub max_memory: Option<u64>,
+    /// Time a search may take per board, e.g. 10, 2.5s, 500ms, 2m.
+    #[arg(long, value_name = "TIME", value_parser = parse_duration)]
+    pub time_limit: Option<Duration>,
+}
+
+impl LimitOpts {
+    /// The library limits these options describe.
+    pub fn limits(&self) -> Limits {
+        let mut l = Limits::default();
+        if let Some(m) = self.max_memory {
+            l.max_memory = m;
+        }
+        l.time_limit = self.time_limit;
+        l
+    }
+}
+
+/// Reads a byte count: a number with an optional K, M, G or T suffix (binary units).
+pub fn parse_bytes(s: &str) -> Result<u64, String> {
+    let t = s.trim().trim_end_matches(['b', 'B']).trim_end_matches(['i', 'I']);
+    let (num, mult) = match t.chars().last() {
+        Some('k' | 'K') => (&t[..t.len() - 1], 1u64 << 10),
+        Some('m' | 'M') => (&t[..t.len() - 1], 1 << 20),
+        Some('g' | 'G') => (&t[..t.len() - 1], 1 << 30),
+        Some('t' | 'T') => (&t[..t.len() - 1], 1 << 40),
+        _ => (t, 1),
+    };
+    match num.trim().parse::<f64>() {
+        Ok(v) if v >= 0.0 && v.is_finite() => Ok((v * mult as f64) as u64),
+        _ => Err(format!("expected a size such as 512M or 4G, found {s:?}")),
+    }
+}
+
+/// Reads a duration: seconds, or a number with ms, s, m or h.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let t = s.trim();
+    let (num, unit) = if let Some(n) = t.strip_suffix("ms") {
+        (n, 0.001)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1.0)
+    } else if let Some(n) = t.strip_suffix('m') {
+        (n, 60.0)
+    } else if let Some(n) = t.strip_suffix('h') {
+        (n, 3600.0)
+    } else {
+        (t, 1.0)
+    };
+    match num.trim().parse::<f64>() {
+        Ok(v) if v >= 0.0 && v.is_finite() && v * unit < 1e9 => Ok(Duration::from_secs_f64(v * unit)),
+        _ => Err(format!("expected a time such as 10, 2.5s, 500ms or 2m, found {s:?}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn units() {
+        assert_eq!(parse_bytes("4G").unwrap(), 4 << 30);
+        assert_eq!(parse_bytes("512MiB").unwrap(), 512 << 20);
+        assert_eq!(parse_bytes("1000").unwrap(), 1000);
+        assert!(parse_bytes("lots").is_err());
+        assert_eq!(parse_duration("500ms").unwrap(), Duration::from_millis(500));
+        assert_eq!(parse_duration("2m").unwrap(), Duration::from_secs(120));
+        assert_eq!(parse_duration("1.5").unwrap(), Duration::from_millis(1500));
+        assert!(parse_duration("-1").is_err());
+    }
+}
