@@ -119,6 +119,10 @@ pub fn read_items(mut r: impl BufRead, size: Option<Size>) -> io::Result<Vec<Ite
             continue;
         }
         let cells = count_cells(t);
+        if !pending.is_empty() && raw_tokens(t) != raw_tokens(&pending[0]) {
+            // Not another row of the same grid: the grid ends here (short, if so).
+            flush(&mut pending, pending_line, &mut items);
+        }
         if !pending.is_empty() {
             pending.push(t.to_string());
             pending_cells += cells;
@@ -134,9 +138,7 @@ pub fn read_items(mut r: impl BufRead, size: Option<Size>) -> io::Result<Vec<Ite
         let complete = t.contains('/')
             || match size {
                 Some(s) => cells >= s.cells(),
-                None => {
-                    Board::parse(t, None).is_ok() || cells < 2 || is_square(cells)
-                }
+                None => Board::parse(t, None).is_ok() || cells < 2 || fits_square(t, cells),
             };
         if complete {
             items.push(Item {
@@ -155,9 +157,24 @@ pub fn read_items(mut r: impl BufRead, size: Option<Size>) -> io::Result<Vec<Ite
     Ok(items)
 }
 
-fn is_square(n: usize) -> bool {
-    let r = (n as f64).sqrt().round() as usize;
-    r * r == n
+fn raw_tokens(line: &str) -> usize {
+    line.split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .count()
+}
+
+/// Whether a line of `cells` cells reads as a whole square board (right or wrong) rather
+/// than the first row of a grid: its count is square and no tile is too large for it.
+fn fits_square(line: &str, cells: usize) -> bool {
+    let r = (cells as f64).sqrt().round() as usize;
+    if r * r != cells {
+        return false;
+    }
+    let too_big = line
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter_map(|t| t.parse::<u64>().ok())
+        .any(|v| v >= cells as u64);
+    !too_big || raw_tokens(line) == 1
 }
 
 /// Boards from the command line, or from standard input when there are none.
