@@ -59,7 +59,10 @@ fn read_line(r: &mut impl BufRead) -> io::Result<Option<Result<String, String>>>
         buf.pop();
     }
     Ok(Some(String::from_utf8(buf).map_err(|e| {
-        format!("expected UTF-8 text, found an invalid byte at column {}", e.utf8_error().valid_up_to() + 1)
+        format!(
+            "expected UTF-8 text, found an invalid byte at column {}",
+            e.utf8_error().valid_up_to() + 1
+        )
     })))
 }
 
@@ -68,7 +71,11 @@ fn count_cells(line: &str) -> usize {
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|t| !t.is_empty())
         .collect();
-    if tokens.len() == 1 && tokens[0].len() > 1 && tokens[0].len() <= 9 && tokens[0].parse::<u64>().is_ok() {
+    if tokens.len() == 1
+        && tokens[0].len() > 1
+        && tokens[0].len() <= 9
+        && tokens[0].parse::<u64>().is_ok()
+    {
         tokens[0].len()
     } else {
         tokens.len()

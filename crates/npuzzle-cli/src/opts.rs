@@ -70,7 +70,10 @@ impl LimitOpts {
 
 /// Reads a byte count: a number with an optional K, M, G or T suffix (binary units).
 pub fn parse_bytes(s: &str) -> Result<u64, String> {
-    let t = s.trim().trim_end_matches(['b', 'B']).trim_end_matches(['i', 'I']);
+    let t = s
+        .trim()
+        .trim_end_matches(['b', 'B'])
+        .trim_end_matches(['i', 'I']);
     let (num, mult) = match t.chars().last() {
         Some('k' | 'K') => (&t[..t.len() - 1], 1u64 << 10),
         Some('m' | 'M') => (&t[..t.len() - 1], 1 << 20),
@@ -99,8 +102,12 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
         (t, 1.0)
     };
     match num.trim().parse::<f64>() {
-        Ok(v) if v >= 0.0 && v.is_finite() && v * unit < 1e9 => Ok(Duration::from_secs_f64(v * unit)),
-        _ => Err(format!("expected a time such as 10, 2.5s, 500ms or 2m, found {s:?}")),
+        Ok(v) if v >= 0.0 && v.is_finite() && v * unit < 1e9 => {
+            Ok(Duration::from_secs_f64(v * unit))
+        }
+        _ => Err(format!(
+            "expected a time such as 10, 2.5s, 500ms or 2m, found {s:?}"
+        )),
     }
 }
 

@@ -11,7 +11,12 @@ fn npuzzle(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
     child.wait_with_output().unwrap()
 }
 
@@ -42,9 +47,15 @@ fn apply_blank(cells: &[u8], path: &str) -> Option<Vec<u8>> {
 fn solve_prints_length_and_moves() {
     let o = npuzzle(&["solve", "8 1 3/4 0 2/7 6 5"], "");
     assert!(o.status.success());
-    assert_eq!(text(&o.stdout), "8 1 3/4 0 2/7 6 5: 14 moves: LUR2D2LURULDLU\n");
+    assert_eq!(
+        text(&o.stdout),
+        "8 1 3/4 0 2/7 6 5: 14 moves: LUR2D2LURULDLU\n"
+    );
     let o = npuzzle(&["solve", "1 2 3/4 5 6/7 8 0"], "");
-    assert_eq!(text(&o.stdout), "1 2 3/4 5 6/7 8 0: solved already (0 moves)\n");
+    assert_eq!(
+        text(&o.stdout),
+        "1 2 3/4 5 6/7 8 0: solved already (0 moves)\n"
+    );
     let o = npuzzle(&["solve", "2 1 3/4 5 6/7 8 0"], "");
     assert!(o.status.success(), "an unsolvable board is a valid answer");
     assert_eq!(text(&o.stdout), "2 1 3/4 5 6/7 8 0: unsolvable\n");
@@ -53,7 +64,18 @@ fn solve_prints_length_and_moves() {
 #[test]
 fn solve_json_has_the_documented_fields() {
     for algo in ["auto", "bfs", "bibfs", "astar", "iddfs", "idastar", "table"] {
-        let o = npuzzle(&["solve", "--json", "--algo", algo, "--notation", "blank", "0 1 3/4 2 5/7 8 6"], "");
+        let o = npuzzle(
+            &[
+                "solve",
+                "--json",
+                "--algo",
+                algo,
+                "--notation",
+                "blank",
+                "0 1 3/4 2 5/7 8 6",
+            ],
+            "",
+        );
         assert!(o.status.success(), "{algo}");
         let v: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
         assert_eq!(v["board"], "0 1 3/4 2 5/7 8 6");
@@ -78,24 +100,58 @@ fn a_batch_reports_bad_lines_and_goes_on() {
     let out = text(&o.stdout);
     assert_eq!(out.lines().count(), 3, "{out}");
     let err = text(&o.stderr);
-    assert!(err.contains("line 3: expected 3 cells in row 2 like row 1, found 2"), "{err}");
-    assert!(err.contains("line 8: expected each tile once, found tile 7 twice"), "{err}");
+    assert!(
+        err.contains("line 3: expected 3 cells in row 2 like row 1, found 2"),
+        "{err}"
+    );
+    assert!(
+        err.contains("line 8: expected each tile once, found tile 7 twice"),
+        "{err}"
+    );
 }
 
 #[test]
 fn malformed_input_gets_clear_errors_and_exit_2() {
     for (args, stdin, needle) in [
-        (vec!["solve", "1 2 3 4 5 6 7 8 9"], "", "expected tiles 1 to 8"),
-        (vec!["solve", "1 2 3/4 x 6/7 8 x"], "", "expected one blank, found two"),
+        (
+            vec!["solve", "1 2 3 4 5 6 7 8 9"],
+            "",
+            "expected tiles 1 to 8",
+        ),
+        (
+            vec!["solve", "1 2 3/4 x 6/7 8 x"],
+            "",
+            "expected one blank, found two",
+        ),
         (vec!["solve", "1 2 3/4 y 6/7 8 0"], "", "found \"y\""),
         (vec!["solve", "1 0"], "", "expected"),
-        (vec!["solve", "--goal", "1 2 3 0", "8 1 3/4 0 2/7 6 5"], "", "expected a 2x2 board to match the goal, found a 3x3"),
+        (
+            vec!["solve", "--goal", "1 2 3 0", "8 1 3/4 0 2/7 6 5"],
+            "",
+            "expected a 2x2 board to match the goal, found a 3x3",
+        ),
         (vec!["solve"], "", "found none"),
         (vec!["solve", "--size", "1x9", "1 2 3"], "", "--size"),
-        (vec!["apply", "1 2 3/4 5 6/7 8 0", "U"], "", "move 1 (U) is illegal"),
-        (vec!["apply", "1 2 3/4 5 6/7 8 0", "DDD"], "", "move 3 (D) is illegal"),
-        (vec!["apply", "1 2 3/4 5 6/7 8 0", "Dx"], "", "expected moves"),
-        (vec!["solve", "--algo", "magic", "813402765"], "", "expected auto, bfs"),
+        (
+            vec!["apply", "1 2 3/4 5 6/7 8 0", "U"],
+            "",
+            "move 1 (U) is illegal",
+        ),
+        (
+            vec!["apply", "1 2 3/4 5 6/7 8 0", "DDD"],
+            "",
+            "move 3 (D) is illegal",
+        ),
+        (
+            vec!["apply", "1 2 3/4 5 6/7 8 0", "Dx"],
+            "",
+            "expected moves",
+        ),
+        (
+            vec!["solve", "--algo", "magic", "813402765"],
+            "",
+            "expected auto, bfs",
+        ),
     ] {
         let o = npuzzle(&args, stdin);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
@@ -111,13 +167,38 @@ fn malformed_input_gets_clear_errors_and_exit_2() {
 
 #[test]
 fn limits_exit_3_with_advice() {
-    let o = npuzzle(&["solve", "--algo", "bfs", "15 14 13 12/11 10 9 8/7 6 5 4/3 1 2 0"], "");
+    let o = npuzzle(
+        &[
+            "solve",
+            "--algo",
+            "bfs",
+            "15 14 13 12/11 10 9 8/7 6 5 4/3 1 2 0",
+        ],
+        "",
+    );
     assert_eq!(o.status.code(), Some(3));
     let err = text(&o.stderr);
-    assert!(err.contains("bfs on 4x4 needs about") && err.contains("try --algo idastar"), "{err}");
-    let o = npuzzle(&["solve", "--time-limit", "50ms", "--heuristic", "manhattan", "15 14 13 12/11 10 9 8/7 6 5 4/3 1 2 0"], "");
+    assert!(
+        err.contains("bfs on 4x4 needs about") && err.contains("try --algo idastar"),
+        "{err}"
+    );
+    let o = npuzzle(
+        &[
+            "solve",
+            "--time-limit",
+            "50ms",
+            "--heuristic",
+            "manhattan",
+            "15 14 13 12/11 10 9 8/7 6 5 4/3 1 2 0",
+        ],
+        "",
+    );
     assert_eq!(o.status.code(), Some(3));
-    assert!(text(&o.stderr).contains("needs at least"), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("needs at least"),
+        "{}",
+        text(&o.stderr)
+    );
 }
 
 #[test]
@@ -130,8 +211,21 @@ fn apply_and_verify() {
     }
     let o = npuzzle(&["verify", "0 1 3/4 2 5/7 8 6", "LUL"], "");
     assert_eq!(o.status.code(), Some(1));
-    assert!(text(&o.stderr).contains("reach 1 2 3/4 5 0/7 8 6"), "{}", text(&o.stderr));
-    let o = npuzzle(&["verify", "--goal", "1 2 3/8 0 4/7 6 5", "2 8 3/1 0 4/7 6 5", "DR"], "");
+    assert!(
+        text(&o.stderr).contains("reach 1 2 3/4 5 0/7 8 6"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = npuzzle(
+        &[
+            "verify",
+            "--goal",
+            "1 2 3/8 0 4/7 6 5",
+            "2 8 3/1 0 4/7 6 5",
+            "DR",
+        ],
+        "",
+    );
     assert_eq!(o.status.code(), Some(1));
     let o = npuzzle(&["apply", "--grid", "0 1 3/4 2 5/7 8 6", "L"], "");
     assert_eq!(text(&o.stdout), "1 . 3\n4 2 5\n7 8 6\n");
@@ -140,12 +234,23 @@ fn apply_and_verify() {
 #[test]
 fn solvable_and_compare() {
     let o = npuzzle(&["solvable", "8 1 3/4 0 2/7 6 5", "2 1 3/4 5 6/7 8 0"], "");
-    assert_eq!(text(&o.stdout), "8 1 3/4 0 2/7 6 5: solvable\n2 1 3/4 5 6/7 8 0: unsolvable\n");
+    assert_eq!(
+        text(&o.stdout),
+        "8 1 3/4 0 2/7 6 5: solvable\n2 1 3/4 5 6/7 8 0: unsolvable\n"
+    );
     let o = npuzzle(&["compare", "0 1 3/4 2 5/7 8 6"], "");
     assert!(o.status.success());
     let out = text(&o.stdout);
     assert!(out.contains("optimal length 4"), "{out}");
-    for name in ["bfs", "bibfs", "iddfs", "astar", "idastar", "table", "linear-conflict"] {
+    for name in [
+        "bfs",
+        "bibfs",
+        "iddfs",
+        "astar",
+        "idastar",
+        "table",
+        "linear-conflict",
+    ] {
         assert!(out.contains(name), "{name}: {out}");
     }
     let o = npuzzle(&["compare", "--json", "0 1 3/4 2 5/7 8 6"], "");
@@ -167,17 +272,26 @@ fn judge_examples() {
     assert_eq!(text(&o.stdout), "4\n");
     let o = npuzzle(&["judge", "luogu1379"], "123804765\n");
     assert_eq!(text(&o.stdout), "0\n");
-    let o = npuzzle(&["judge", "hdu1043"], "2  3  4  1  5  x  7  6  8\n1 2 3 4 5 6 7 8 x\n2 1 3 4 5 6 7 8 x\n");
+    let o = npuzzle(
+        &["judge", "hdu1043"],
+        "2  3  4  1  5  x  7  6  8\n1 2 3 4 5 6 7 8 x\n2 1 3 4 5 6 7 8 x\n",
+    );
     let out = text(&o.stdout);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 3);
     assert_eq!(lines[0].len(), 19);
-    assert_eq!(apply_blank(&[2, 3, 4, 1, 5, 0, 7, 6, 8], lines[0]).unwrap(), vec![1, 2, 3, 4, 5, 6, 7, 8, 0]);
+    assert_eq!(
+        apply_blank(&[2, 3, 4, 1, 5, 0, 7, 6, 8], lines[0]).unwrap(),
+        vec![1, 2, 3, 4, 5, 6, 7, 8, 0]
+    );
     assert_eq!(lines[1], "");
     assert_eq!(lines[2], "unsolvable");
     let o = npuzzle(&["judge", "ctrip"], "0 1 3\n4 2 5\n7 8\n");
     assert_eq!(o.status.code(), Some(2));
-    let o = npuzzle(&["judge", "hdu1043"], "1 2 3 4 5 6 7 8 8\n1 2 3 4 5 6 7 x 8\n");
+    let o = npuzzle(
+        &["judge", "hdu1043"],
+        "1 2 3 4 5 6 7 8 8\n1 2 3 4 5 6 7 x 8\n",
+    );
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(text(&o.stdout), "r\n");
     assert!(text(&o.stderr).contains("line 1:"));
@@ -204,7 +318,10 @@ fn judge_modes_on_generated_cases() {
             let j = (next() % (i as u64 + 1)) as usize;
             cells.swap(i, j);
         }
-        let line: Vec<String> = cells.iter().map(|&c| if c == 0 { "x".into() } else { c.to_string() }).collect();
+        let line: Vec<String> = cells
+            .iter()
+            .map(|&c| if c == 0 { "x".into() } else { c.to_string() })
+            .collect();
         hdu_in.push_str(&line.join(" "));
         hdu_in.push('\n');
         boards.push(cells);
@@ -216,7 +333,13 @@ fn judge_modes_on_generated_cases() {
     // The solve command with bfs, a different algorithm, gives the lengths.
     let solve_in: String = boards
         .iter()
-        .map(|c| c.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(" ") + "\n")
+        .map(|c| {
+            c.iter()
+                .map(|t| t.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+                + "\n"
+        })
         .collect();
     let o = npuzzle(&["solve", "--json", "--algo", "bibfs"], &solve_in);
     let lens: Vec<serde_json::Value> = text(&o.stdout)
@@ -230,14 +353,30 @@ fn judge_modes_on_generated_cases() {
             assert!(len.is_null());
         } else {
             solvable += 1;
-            assert_eq!(apply_blank(cells, path).unwrap(), vec![1, 2, 3, 4, 5, 6, 7, 8, 0]);
+            assert_eq!(
+                apply_blank(cells, path).unwrap(),
+                vec![1, 2, 3, 4, 5, 6, 7, 8, 0]
+            );
             assert_eq!(path.len() as u64, len.as_u64().unwrap());
         }
         // ctrip on the same board agrees.
-        let grid: String = cells.chunks(3).map(|r| r.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(" ") + "\n").collect();
+        let grid: String = cells
+            .chunks(3)
+            .map(|r| {
+                r.iter()
+                    .map(|t| t.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+                    + "\n"
+            })
+            .collect();
         if solvable + unsolvable <= 20 {
             let o = npuzzle(&["judge", "ctrip"], &grid);
-            let want = if path == "unsolvable" { "-1".to_string() } else { path.len().to_string() };
+            let want = if path == "unsolvable" {
+                "-1".to_string()
+            } else {
+                path.len().to_string()
+            };
             assert_eq!(text(&o.stdout).trim(), want);
         }
     }

@@ -88,7 +88,9 @@ impl FromStr for Size {
     /// Reads `WxH` (also `WXH` or `W*H`), or a single number `N` for `NxN`.
     fn from_str(s: &str) -> Result<Size, ParseError> {
         let t = s.trim();
-        let bad = || ParseError::BadSize { text: s.to_string() };
+        let bad = || ParseError::BadSize {
+            text: s.to_string(),
+        };
         let parts: Vec<&str> = t.split(['x', 'X', '*']).collect();
         let num = |p: &str| p.trim().parse::<usize>().map_err(|_| bad());
         match parts.as_slice() {
@@ -217,7 +219,10 @@ impl Board {
             return Err(ParseError::Empty);
         }
         // Compact digits: every row one token of single-character cells, 9 cells at most.
-        let total_chars: usize = rows.iter().map(|r| r.iter().map(|t| t.len()).sum::<usize>()).sum();
+        let total_chars: usize = rows
+            .iter()
+            .map(|r| r.iter().map(|t| t.len()).sum::<usize>())
+            .sum();
         let compact = rows.iter().all(|r| {
             r.len() == 1
                 && r[0].len() > 1
@@ -390,9 +395,10 @@ impl Board {
 
     /// The direction in which `tile` would move into the blank, if it is next to it.
     pub fn direction_of_tile(&self, tile: u8) -> Option<Direction> {
-        Direction::ALL
-            .into_iter()
-            .find(|&d| self.mover(d).is_some_and(|p| self.cells[p] == tile && tile != 0))
+        Direction::ALL.into_iter().find(|&d| {
+            self.mover(d)
+                .is_some_and(|p| self.cells[p] == tile && tile != 0)
+        })
     }
 
     /// The board as an aligned grid, one row per line, the blank shown as `.`.
@@ -481,17 +487,61 @@ mod tests {
     fn rejects_bad_boards_with_clear_errors() {
         assert_eq!(err("", None), ParseError::Empty);
         assert_eq!(err(" / ", None), ParseError::Empty);
-        assert!(matches!(err("1 2 3/4 5/6 7 0", None), ParseError::Ragged { row: 2, found: 2, expected: 3 }));
-        assert!(matches!(err("1 2 3 4 5 6 7 0", None), ParseError::CannotInferSize { found: 8 }));
-        assert!(matches!(err("1 2 3 4 5 6 7 9 0", None), ParseError::TileOutOfRange { tile: 9, .. }));
-        assert!(matches!(err("1 2 3 4 5 6 7 7 0", None), ParseError::DuplicateTile { tile: 7, .. }));
-        assert!(matches!(err("1 2 3 4 5 6 7 0 x", None), ParseError::DuplicateBlank { .. }));
-        assert!(matches!(err("1 2 3 4 5 6 7 y 0", None), ParseError::UnknownToken { index: 8, .. }));
-        assert!(matches!(err("1 0", None), ParseError::SizeOutOfRange { .. } | ParseError::CannotInferSize { .. }));
-        assert!(matches!(err("1/0", None), ParseError::SizeOutOfRange { width: 1, height: 2 }));
-        assert!(matches!(err("1 2 3 0", Some(Size::square(3).unwrap())), ParseError::CellCount { expected: 9, found: 4, .. }));
-        assert!(matches!(err(&"1 ".repeat(20000), None), ParseError::TooLong { .. }));
-        assert!(matches!(err("1 2 3 4 5 6 7 8 99999999999999999999999", None), ParseError::TileOutOfRange { .. }));
+        assert!(matches!(
+            err("1 2 3/4 5/6 7 0", None),
+            ParseError::Ragged {
+                row: 2,
+                found: 2,
+                expected: 3
+            }
+        ));
+        assert!(matches!(
+            err("1 2 3 4 5 6 7 0", None),
+            ParseError::CannotInferSize { found: 8 }
+        ));
+        assert!(matches!(
+            err("1 2 3 4 5 6 7 9 0", None),
+            ParseError::TileOutOfRange { tile: 9, .. }
+        ));
+        assert!(matches!(
+            err("1 2 3 4 5 6 7 7 0", None),
+            ParseError::DuplicateTile { tile: 7, .. }
+        ));
+        assert!(matches!(
+            err("1 2 3 4 5 6 7 0 x", None),
+            ParseError::DuplicateBlank { .. }
+        ));
+        assert!(matches!(
+            err("1 2 3 4 5 6 7 y 0", None),
+            ParseError::UnknownToken { index: 8, .. }
+        ));
+        assert!(matches!(
+            err("1 0", None),
+            ParseError::SizeOutOfRange { .. } | ParseError::CannotInferSize { .. }
+        ));
+        assert!(matches!(
+            err("1/0", None),
+            ParseError::SizeOutOfRange {
+                width: 1,
+                height: 2
+            }
+        ));
+        assert!(matches!(
+            err("1 2 3 0", Some(Size::square(3).unwrap())),
+            ParseError::CellCount {
+                expected: 9,
+                found: 4,
+                ..
+            }
+        ));
+        assert!(matches!(
+            err(&"1 ".repeat(20000), None),
+            ParseError::TooLong { .. }
+        ));
+        assert!(matches!(
+            err("1 2 3 4 5 6 7 8 99999999999999999999999", None),
+            ParseError::TileOutOfRange { .. }
+        ));
         let e = err("1 2 3/4 5 5/7 8 0", None);
         assert_eq!(e.to_string(), "expected each tile once, found tile 5 twice: at row 2, column 2 and at row 2, column 3");
     }

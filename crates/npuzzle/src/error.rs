@@ -142,7 +142,10 @@ impl fmt::Display for ParseError {
                 expected,
                 found,
                 size,
-            } => write!(f, "expected {expected} cells for a {size} board, found {found}"),
+            } => write!(
+                f,
+                "expected {expected} cells for a {size} board, found {found}"
+            ),
             ParseError::CannotInferSize { found } => write!(
                 f,
                 "expected rows joined by '/' or a square number of cells, found {found} cells \
@@ -152,7 +155,11 @@ impl fmt::Display for ParseError {
                 f,
                 "expected tiles 1 to {max} and one blank, found {tile} at {at}"
             ),
-            ParseError::DuplicateTile { tile, first, second } => write!(
+            ParseError::DuplicateTile {
+                tile,
+                first,
+                second,
+            } => write!(
                 f,
                 "expected each tile once, found tile {tile} twice: at {first} and at {second}"
             ),

@@ -37,6 +37,6 @@ pub use heuristic::{Heuristic, HeuristicKind};
 pub use moves::{Direction, Notation};
 pub use parity::is_solvable;
 pub use search::{
-    astar, bfs, bibfs, iddfs, idastar, solve, Algorithm, DistanceTable, Limits, Solution, Solver,
+    astar, bfs, bibfs, idastar, iddfs, solve, Algorithm, DistanceTable, Limits, Solution, Solver,
     Stats,
 };

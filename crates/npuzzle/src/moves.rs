@@ -194,12 +194,13 @@ impl Notation {
             }
             Notation::Tiles => {
                 let mut board = start.clone();
-                let mut pos = 0;
                 for tok in text.split(|c: char| c.is_whitespace() || c == ',') {
-                    pos += 1;
                     if tok.is_empty() {
                         continue;
                     }
+                    // 1-based character position of the token in the text.
+                    let offset = tok.as_ptr() as usize - text.as_ptr() as usize;
+                    let pos = text[..offset].chars().count() + 1;
                     let tile: u64 = tok
                         .parse()
                         .map_err(|_| unknown(tok.chars().take(20).collect(), pos))?;
@@ -317,7 +318,17 @@ mod tests {
         let e = Notation::Tile.parse(&b, "U0").unwrap_err();
         assert!(matches!(e, MoveError::UnknownMove { .. }));
         let e = Notation::Tiles.parse(&b, "1 7").unwrap_err();
-        assert!(matches!(e, MoveError::NotAdjacent { index: 2, tile: 7, .. }), "{e}");
+        assert!(
+            matches!(
+                e,
+                MoveError::NotAdjacent {
+                    index: 2,
+                    tile: 7,
+                    ..
+                }
+            ),
+            "{e}"
+        );
         assert!(Notation::Tile.parse(&b, "U99999999999999999999").is_err());
     }
 }

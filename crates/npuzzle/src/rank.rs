@@ -68,7 +68,10 @@ pub fn rank(perm: &[u8]) -> u64 {
 /// If `out.len() > 20` or `r >= out.len()!`.
 pub fn unrank(mut r: u64, out: &mut [u8]) {
     let n = out.len();
-    assert!(n <= MAX_RANKED && r < FACT[n], "unrank: rank {r} out of range for {n}");
+    assert!(
+        n <= MAX_RANKED && r < FACT[n],
+        "unrank: rank {r} out of range for {n}"
+    );
     let mut free: u32 = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
     for (i, slot) in out.iter_mut().enumerate() {
         let f = FACT[n - 1 - i];

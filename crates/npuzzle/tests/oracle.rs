@@ -4,8 +4,8 @@ mod common;
 
 use common::{all_boards, distances, reaches};
 use npuzzle::{
-    is_solvable, solve, Algorithm, Board, DistanceTable, HeuristicKind, Limits, SearchError,
-    Size, Solver,
+    is_solvable, solve, Algorithm, Board, DistanceTable, HeuristicKind, Limits, SearchError, Size,
+    Solver,
 };
 
 fn goal3() -> Board {
@@ -38,7 +38,11 @@ fn table_and_auto_agree_with_the_oracle_on_every_3x3_state() {
     assert_eq!(dist.len(), 181_440);
     assert_eq!(dist.values().max(), Some(&31));
     let table = DistanceTable::build(&goal, &Limits::default()).unwrap();
-    let mut auto = Solver::new(Algorithm::Auto, HeuristicKind::LinearConflict, Limits::default());
+    let mut auto = Solver::new(
+        Algorithm::Auto,
+        HeuristicKind::LinearConflict,
+        Limits::default(),
+    );
     let (mut solvable, mut unsolvable) = (0, 0);
     for b in all_boards(3, 3) {
         match dist.get(&b) {
@@ -68,9 +72,9 @@ fn sample(dist: &std::collections::HashMap<Board, u32>, per_depth: usize) -> Vec
     let mut boards: Vec<(Board, u32)> = dist.iter().map(|(b, &d)| (b.clone(), d)).collect();
     boards.sort_by_key(|(b, _)| {
         // A fixed scramble of the order, independent of the hash map's.
-        b.cells()
-            .iter()
-            .fold(0xcbf29ce484222325u64, |h, &c| (h ^ c as u64).wrapping_mul(0x100000001b3))
+        b.cells().iter().fold(0xcbf29ce484222325u64, |h, &c| {
+            (h ^ c as u64).wrapping_mul(0x100000001b3)
+        })
     });
     let max = boards.iter().map(|b| b.1).max().unwrap();
     let mut out = Vec::new();
@@ -96,7 +100,12 @@ fn every_algorithm_agrees_with_the_oracle_at_every_3x3_depth() {
     let cases = sample(&dist, 3);
     assert_eq!(cases.iter().map(|c| c.1).max(), Some(31));
     assert!(cases.iter().any(|c| c.1 == 0));
-    for algo in [Algorithm::Bfs, Algorithm::Bibfs, Algorithm::Table, Algorithm::Auto] {
+    for algo in [
+        Algorithm::Bfs,
+        Algorithm::Bibfs,
+        Algorithm::Table,
+        Algorithm::Auto,
+    ] {
         check(algo, HeuristicKind::Manhattan, &cases, &goal);
     }
     for h in HeuristicKind::ALL {
@@ -106,7 +115,12 @@ fn every_algorithm_agrees_with_the_oracle_at_every_3x3_depth() {
         check(Algorithm::Idastar, h, &cases, &goal);
     }
     let shallow: Vec<_> = cases.iter().filter(|c| c.1 <= 22).cloned().collect();
-    check(Algorithm::Idastar, HeuristicKind::Misplaced, &shallow, &goal);
+    check(
+        Algorithm::Idastar,
+        HeuristicKind::Misplaced,
+        &shallow,
+        &goal,
+    );
     let shallow: Vec<_> = cases.iter().filter(|c| c.1 <= 14).cloned().collect();
     check(Algorithm::Iddfs, HeuristicKind::Manhattan, &shallow, &goal);
 }
@@ -143,8 +157,18 @@ fn goals_with_the_blank_elsewhere() {
         let dist = distances(&goal);
         let cases = sample(&dist, 2);
         check(Algorithm::Bibfs, HeuristicKind::Manhattan, &cases, &goal);
-        check(Algorithm::Idastar, HeuristicKind::LinearConflict, &cases, &goal);
-        check(Algorithm::Table, HeuristicKind::LinearConflict, &cases, &goal);
+        check(
+            Algorithm::Idastar,
+            HeuristicKind::LinearConflict,
+            &cases,
+            &goal,
+        );
+        check(
+            Algorithm::Table,
+            HeuristicKind::LinearConflict,
+            &cases,
+            &goal,
+        );
     }
 }
 
@@ -166,14 +190,44 @@ fn larger_boards_solve_with_idastar_and_astar() {
     // by two different algorithms agreeing.
     let start: Board = "1 2 3 4/5 6 0 8/9 10 7 11/13 14 15 12".parse().unwrap();
     let goal = Board::solved(start.size());
-    let a = solve(&start, &goal, Algorithm::Idastar, HeuristicKind::LinearConflict, &Limits::default()).unwrap();
-    let b = solve(&start, &goal, Algorithm::Astar, HeuristicKind::Manhattan, &Limits::default()).unwrap();
+    let a = solve(
+        &start,
+        &goal,
+        Algorithm::Idastar,
+        HeuristicKind::LinearConflict,
+        &Limits::default(),
+    )
+    .unwrap();
+    let b = solve(
+        &start,
+        &goal,
+        Algorithm::Astar,
+        HeuristicKind::Manhattan,
+        &Limits::default(),
+    )
+    .unwrap();
     assert_eq!(a.len(), 3);
     assert_eq!(b.len(), 3);
-    let start: Board = "1 2 3 4 5/6 7 8 9 10/11 12 13 14 15/16 17 18 0 19/21 22 23 24 20".parse().unwrap();
+    let start: Board = "1 2 3 4 5/6 7 8 9 10/11 12 13 14 15/16 17 18 0 19/21 22 23 24 20"
+        .parse()
+        .unwrap();
     let goal = Board::solved(start.size());
-    let a = solve(&start, &goal, Algorithm::Idastar, HeuristicKind::LinearConflict, &Limits::default()).unwrap();
-    let b = solve(&start, &goal, Algorithm::Astar, HeuristicKind::LinearConflict, &Limits::default()).unwrap();
+    let a = solve(
+        &start,
+        &goal,
+        Algorithm::Idastar,
+        HeuristicKind::LinearConflict,
+        &Limits::default(),
+    )
+    .unwrap();
+    let b = solve(
+        &start,
+        &goal,
+        Algorithm::Astar,
+        HeuristicKind::LinearConflict,
+        &Limits::default(),
+    )
+    .unwrap();
     assert!(reaches(&start, &a.moves, &goal));
     assert!(reaches(&start, &b.moves, &goal));
     assert_eq!((a.len(), b.len()), (2, 2));
@@ -183,14 +237,30 @@ fn larger_boards_solve_with_idastar_and_astar() {
 fn limits_stop_searches_cleanly() {
     let start: Board = "15 14 13 12/11 10 9 8/7 6 5 4/3 1 2 0".parse().unwrap();
     let goal = Board::solved(start.size());
-    let e = solve(&start, &goal, Algorithm::Bfs, HeuristicKind::Manhattan, &Limits::default()).unwrap_err();
+    let e = solve(
+        &start,
+        &goal,
+        Algorithm::Bfs,
+        HeuristicKind::Manhattan,
+        &Limits::default(),
+    )
+    .unwrap_err();
     let msg = e.to_string();
-    assert!(msg.starts_with("bfs on 4x4 needs about") && msg.contains("try --algo idastar"), "{msg}");
+    assert!(
+        msg.starts_with("bfs on 4x4 needs about") && msg.contains("try --algo idastar"),
+        "{msg}"
+    );
     let limits = Limits {
         time_limit: Some(std::time::Duration::from_millis(50)),
         ..Limits::default()
     };
-    match solve(&start, &goal, Algorithm::Idastar, HeuristicKind::Manhattan, &limits) {
+    match solve(
+        &start,
+        &goal,
+        Algorithm::Idastar,
+        HeuristicKind::Manhattan,
+        &limits,
+    ) {
         Err(SearchError::TimeLimit { lower_bound, .. }) => assert!(lower_bound >= 40),
         other => panic!("expected a time limit, got {other:?}"),
     }
@@ -198,7 +268,13 @@ fn limits_stop_searches_cleanly() {
         max_memory: 1 << 20,
         ..Limits::default()
     };
-    match solve(&start, &goal, Algorithm::Astar, HeuristicKind::Manhattan, &small) {
+    match solve(
+        &start,
+        &goal,
+        Algorithm::Astar,
+        HeuristicKind::Manhattan,
+        &small,
+    ) {
         Err(SearchError::MemoryLimit { .. }) => {}
         other => panic!("expected a memory limit, got {other:?}"),
     }

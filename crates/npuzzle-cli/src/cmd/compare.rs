@@ -32,7 +32,11 @@ pub struct Args {
 
 /// The combinations compared, in the order of the table.
 pub fn runs() -> Vec<(Algorithm, Option<HeuristicKind>)> {
-    let mut v = vec![(Algorithm::Bfs, None), (Algorithm::Bibfs, None), (Algorithm::Iddfs, None)];
+    let mut v = vec![
+        (Algorithm::Bfs, None),
+        (Algorithm::Bibfs, None),
+        (Algorithm::Iddfs, None),
+    ];
     for h in HeuristicKind::ALL {
         v.push((Algorithm::Astar, Some(h)));
     }
@@ -68,7 +72,8 @@ fn human_time(d: Duration) -> String {
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     let goal = args.board.goal()?;
-    let board = Board::parse(&args.board_text, args.board.size).map_err(|e| Fail::input(e.to_string()))?;
+    let board =
+        Board::parse(&args.board_text, args.board.size).map_err(|e| Fail::input(e.to_string()))?;
     let goal = BoardOpts::goal_for(&goal, &board).map_err(Fail::input)?;
     let mut limits = args.limits.limits();
     limits.time_limit = Some(limits.time_limit.unwrap_or(Duration::from_secs(10)));
@@ -89,16 +94,27 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             .map(|(algo, heuristic)| Row {
                 algo,
                 heuristic,
-                result: solve(&board, &goal, algo, heuristic.unwrap_or(HeuristicKind::Manhattan), &limits),
+                result: solve(
+                    &board,
+                    &goal,
+                    algo,
+                    heuristic.unwrap_or(HeuristicKind::Manhattan),
+                    &limits,
+                ),
             })
             .collect()
     } else {
         Vec::new()
     };
-    let length = rows.iter().find_map(|r| r.result.as_ref().ok().map(|s| s.len()));
+    let length = rows
+        .iter()
+        .find_map(|r| r.result.as_ref().ok().map(|s| s.len()));
     // Every exact algorithm that finished must agree; anything else is a bug to report.
     if let Some(l) = length {
-        if let Some(r) = rows.iter().find(|r| r.result.as_ref().is_ok_and(|s| s.len() != l)) {
+        if let Some(r) = rows
+            .iter()
+            .find(|r| r.result.as_ref().is_ok_and(|s| s.len() != l))
+        {
             return Err(Fail {
                 code: 1,
                 message: format!("internal error: {} disagrees on the optimal length", r.algo),
@@ -145,20 +161,41 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     writeln!(out, "board  {board}  ({})", board.size())?;
     writeln!(out, "goal   {goal}")?;
     if !solvable {
-        writeln!(out, "unsolvable: the permutation parity and the blank's distance disagree")?;
+        writeln!(
+            out,
+            "unsolvable: the permutation parity and the blank's distance disagree"
+        )?;
         return Ok(OK);
     }
     let est: Vec<String> = estimates.iter().map(|(h, v)| format!("{h} {v}")).collect();
     match length {
-        Some(l) => writeln!(out, "optimal length {l}; heuristic estimates: {}", est.join(", "))?,
-        None => writeln!(out, "no algorithm finished; heuristic estimates: {}", est.join(", "))?,
+        Some(l) => writeln!(
+            out,
+            "optimal length {l}; heuristic estimates: {}",
+            est.join(", ")
+        )?,
+        None => writeln!(
+            out,
+            "no algorithm finished; heuristic estimates: {}",
+            est.join(", ")
+        )?,
     }
     writeln!(out)?;
-    let header = ["algorithm", "heuristic", "length", "expanded", "generated", "peak states", "time"];
+    let header = [
+        "algorithm",
+        "heuristic",
+        "length",
+        "expanded",
+        "generated",
+        "peak states",
+        "time",
+    ];
     let mut table: Vec<[String; 7]> = Vec::new();
     let mut notes = Vec::new();
     for r in &rows {
-        let h = r.heuristic.map_or("-".to_string(), |h| h.name().to_string());
+        let h = r
+            .heuristic
+            .map_or("-".to_string(), |h| h.name().to_string());
         match &r.result {
             Ok(s) => table.push([
                 r.algo.name().to_string(),
@@ -175,7 +212,15 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                     SearchError::TimeLimit { .. } => "time limit",
                     _ => "not applicable",
                 };
-                table.push([r.algo.name().to_string(), h, "-".into(), "-".into(), "-".into(), "-".into(), short.into()]);
+                table.push([
+                    r.algo.name().to_string(),
+                    h,
+                    "-".into(),
+                    "-".into(),
+                    "-".into(),
+                    "-".into(),
+                    short.into(),
+                ]);
                 notes.push(format!("{}: {e}", r.algo));
             }
         }
@@ -202,7 +247,15 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             .join("  ")
     };
     writeln!(out, "{}", line(&header.map(String::from)))?;
-    writeln!(out, "{}", width.iter().map(|&w| "-".repeat(w)).collect::<Vec<_>>().join("  "))?;
+    writeln!(
+        out,
+        "{}",
+        width
+            .iter()
+            .map(|&w| "-".repeat(w))
+            .collect::<Vec<_>>()
+            .join("  ")
+    )?;
     for row in &table {
         writeln!(out, "{}", line(row))?;
     }
@@ -211,11 +264,17 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         Some(h) => format!("{} with {h}", r.algo),
         None => r.algo.to_string(),
     };
-    if let Some(fast) = done.iter().min_by_key(|r| r.result.as_ref().unwrap().stats.elapsed) {
+    if let Some(fast) = done
+        .iter()
+        .min_by_key(|r| r.result.as_ref().unwrap().stats.elapsed)
+    {
         writeln!(out)?;
         writeln!(out, "fastest: {}", name(fast))?;
     }
-    if let Some(few) = done.iter().min_by_key(|r| r.result.as_ref().unwrap().stats.expanded) {
+    if let Some(few) = done
+        .iter()
+        .min_by_key(|r| r.result.as_ref().unwrap().stats.expanded)
+    {
         writeln!(out, "fewest expanded: {}", name(few))?;
     }
     for n in notes {

@@ -10,7 +10,9 @@ use crate::{Fail, MISMATCH, OK};
 
 /// Apply moves to a board and print the result.
 #[derive(ClapArgs, Debug)]
-#[command(after_help = "Examples:\n  npuzzle apply \"0 1 3/4 2 5/7 8 6\" LULU\n  npuzzle apply \"0 1 3/4 2 5/7 8 6\" rdrd\n  npuzzle apply --grid \"0 1 3/4 2 5/7 8 6\" \"1 2 5 6\"")]
+#[command(
+    after_help = "Examples:\n  npuzzle apply \"0 1 3/4 2 5/7 8 6\" LULU\n  npuzzle apply \"0 1 3/4 2 5/7 8 6\" rdrd\n  npuzzle apply --grid \"0 1 3/4 2 5/7 8 6\" \"1 2 5 6\""
+)]
 pub struct ApplyArgs {
     /// The starting board.
     #[arg(value_name = "BOARD")]
@@ -47,7 +49,11 @@ pub struct VerifyArgs {
     pub notation: Option<Notation>,
 }
 
-fn read_moves(board: &Board, text: &str, notation: Option<Notation>) -> Result<Vec<Direction>, Fail> {
+fn read_moves(
+    board: &Board,
+    text: &str,
+    notation: Option<Notation>,
+) -> Result<Vec<Direction>, Fail> {
     let n = match notation {
         Some(n) => n,
         None => Notation::detect(text).map_err(|e| Fail::input(e.to_string()))?,
@@ -56,9 +62,12 @@ fn read_moves(board: &Board, text: &str, notation: Option<Notation>) -> Result<V
 }
 
 pub fn apply(args: ApplyArgs, out: &mut impl Write) -> Result<u8, Fail> {
-    let mut board = Board::parse(&args.board_text, args.size).map_err(|e| Fail::input(e.to_string()))?;
+    let mut board =
+        Board::parse(&args.board_text, args.size).map_err(|e| Fail::input(e.to_string()))?;
     let moves = read_moves(&board, &args.moves, args.notation)?;
-    board.apply_all(&moves).map_err(|e| Fail::input(e.to_string()))?;
+    board
+        .apply_all(&moves)
+        .map_err(|e| Fail::input(e.to_string()))?;
     if args.grid {
         writeln!(out, "{}", board.to_grid())?;
     } else {
@@ -69,11 +78,14 @@ pub fn apply(args: ApplyArgs, out: &mut impl Write) -> Result<u8, Fail> {
 
 pub fn verify(args: VerifyArgs, out: &mut impl Write) -> Result<u8, Fail> {
     let goal = args.board.goal()?;
-    let start = Board::parse(&args.board_text, args.board.size).map_err(|e| Fail::input(e.to_string()))?;
+    let start =
+        Board::parse(&args.board_text, args.board.size).map_err(|e| Fail::input(e.to_string()))?;
     let goal = BoardOpts::goal_for(&goal, &start).map_err(Fail::input)?;
     let moves = read_moves(&start, &args.moves, args.notation)?;
     let mut board = start.clone();
-    board.apply_all(&moves).map_err(|e| Fail::input(e.to_string()))?;
+    board
+        .apply_all(&moves)
+        .map_err(|e| Fail::input(e.to_string()))?;
     if board == goal {
         writeln!(out, "ok: {} moves reach the goal {goal}", moves.len())?;
         Ok(OK)

@@ -28,7 +28,9 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     let goal = args.board.goal()?;
     let items = items_from(&args.boards, args.board.size)?;
     if items.is_empty() {
-        return Err(Fail::input("expected a board on the command line or standard input, found none"));
+        return Err(Fail::input(
+            "expected a board on the command line or standard input, found none",
+        ));
     }
     let mut code = OK;
     for item in &items {
@@ -37,12 +39,18 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             Ok((is_solvable(&b, &g).expect("sizes match"), b))
         });
         match checked {
-            Ok((s, b)) if args.json => writeln!(out, "{}", json!({"board": b.to_string(), "solvable": s}))?,
+            Ok((s, b)) if args.json => {
+                writeln!(out, "{}", json!({"board": b.to_string(), "solvable": s}))?
+            }
             Ok((s, b)) => writeln!(out, "{b}: {}", if s { "solvable" } else { "unsolvable" })?,
             Err(e) => {
                 eprintln!("npuzzle: {}: {e}", item.label());
                 if args.json {
-                    writeln!(out, "{}", json!({"line": item.line, "input": item.text, "error": e}))?;
+                    writeln!(
+                        out,
+                        "{}",
+                        json!({"line": item.line, "input": item.text, "error": e})
+                    )?;
                 }
                 code = BAD_INPUT;
             }

@@ -16,7 +16,9 @@ use crate::{merge, Fail, BAD_INPUT, LIMIT, OK};
 /// joined until a board is complete; blank lines and '#' comments are skipped. A bad line
 /// is reported on standard error with its number and the rest are still solved.
 #[derive(ClapArgs, Debug)]
-#[command(after_help = "Examples:\n  npuzzle solve \"8 1 3/4 0 2/7 6 5\"\n  npuzzle solve --algo astar --heuristic manhattan --stats 813402765\n  npuzzle solve --json < boards.txt")]
+#[command(
+    after_help = "Examples:\n  npuzzle solve \"8 1 3/4 0 2/7 6 5\"\n  npuzzle solve --algo astar --heuristic manhattan --stats 813402765\n  npuzzle solve --json < boards.txt"
+)]
 pub struct Args {
     /// Boards to solve; read from standard input when none are given.
     #[arg(value_name = "BOARD")]
@@ -78,7 +80,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                 continue;
             }
         };
-        let algo = solver.resolve(board.size());
+        let algo = solver.resolve(&goal);
         let heuristic = algo.uses_heuristic().then_some(args.heuristic);
         match solver.solve(&board, &goal) {
             Ok((sol, algo)) => {

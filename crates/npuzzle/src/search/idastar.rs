@@ -128,7 +128,10 @@ impl<H: Heuristic> Dfs<'_, H> {
                 return Err(self.watch.timeout(name, self.bound, &self.stats));
             }
             let nb = self.next_bound;
-            assert!(nb != u32::MAX, "the parity test admitted an unreachable goal");
+            assert!(
+                nb != u32::MAX,
+                "the parity test admitted an unreachable goal"
+            );
             self.bound = nb + (nb + parity) % 2;
             self.stats.peak_stored = self.stats.peak_stored.max(self.bound as u64 + 1);
             if self.watch.expired() {
