@@ -296,10 +296,12 @@ pub enum SearchError {
     },
 }
 
-/// Formats a byte count as GiB, MiB or KiB.
+/// Formats a byte count as TiB, GiB, MiB or KiB.
 pub fn human_bytes(bytes: u64) -> String {
     let b = bytes as f64;
-    if b >= 1024.0 * 1024.0 * 1024.0 {
+    if b >= 1024.0 * 1024.0 * 1024.0 * 1024.0 {
+        format!("{:.1} TiB", b / (1024.0 * 1024.0 * 1024.0 * 1024.0))
+    } else if b >= 1024.0 * 1024.0 * 1024.0 {
         format!("{:.1} GiB", b / (1024.0 * 1024.0 * 1024.0))
     } else if b >= 1024.0 * 1024.0 {
         format!("{:.1} MiB", b / (1024.0 * 1024.0))
