@@ -381,4 +381,15 @@ fn judge_modes_on_generated_cases() {
         }
     }
     assert!(solvable > 100 && unsolvable > 100);
+
+    // luogu1379 against `solve` with the same goal and another algorithm.
+    for cells in boards.iter().take(30) {
+        let digits: String = cells.iter().map(|t| t.to_string()).collect();
+        let o = npuzzle(&["judge", "luogu1379"], &format!("{digits}\n"));
+        let got = text(&o.stdout).trim().to_string();
+        let o = npuzzle(&["solve", "--json", "--algo", "astar", "--goal", "123804765", &digits], "");
+        let v: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+        let want = v["length"].as_u64().map_or("-1".to_string(), |l| l.to_string());
+        assert_eq!(got, want, "{digits}");
+    }
 }
