@@ -6,6 +6,8 @@
 mod cmd;
 mod input;
 mod opts;
+mod progress;
+mod tables;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -80,6 +82,7 @@ enum Command {
     Apply(cmd::moves::ApplyArgs),
     Verify(cmd::moves::VerifyArgs),
     Judge(cmd::judge::Args),
+    Analyze(cmd::analyze::Args),
 }
 
 fn main() -> ExitCode {
@@ -93,6 +96,7 @@ fn main() -> ExitCode {
         Command::Apply(a) => cmd::moves::apply(a, &mut out),
         Command::Verify(a) => cmd::moves::verify(a, &mut out),
         Command::Judge(a) => cmd::judge::run(a, &mut out),
+        Command::Analyze(a) => cmd::analyze::run(a, &mut out),
     };
     let flushed = out.flush();
     match (result, flushed) {

@@ -18,7 +18,8 @@ pub struct BoardOpts {
     pub goal: Option<String>,
 }
 
-fn parse_size(s: &str) -> Result<Size, String> {
+/// Reads a `WxH` size for clap.
+pub fn parse_size(s: &str) -> Result<Size, String> {
     s.parse::<Size>().map_err(|e| e.to_string())
 }
 

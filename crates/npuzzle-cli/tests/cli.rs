@@ -387,9 +387,193 @@ fn judge_modes_on_generated_cases() {
         let digits: String = cells.iter().map(|t| t.to_string()).collect();
         let o = npuzzle(&["judge", "luogu1379"], &format!("{digits}\n"));
         let got = text(&o.stdout).trim().to_string();
-        let o = npuzzle(&["solve", "--json", "--algo", "astar", "--goal", "123804765", &digits], "");
+        let o = npuzzle(
+            &[
+                "solve",
+                "--json",
+                "--algo",
+                "astar",
+                "--goal",
+                "123804765",
+                &digits,
+            ],
+            "",
+        );
         let v: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
-        let want = v["length"].as_u64().map_or("-1".to_string(), |l| l.to_string());
+        let want = v["length"]
+            .as_u64()
+            .map_or("-1".to_string(), |l| l.to_string());
         assert_eq!(got, want, "{digits}");
     }
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("npuzzle-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn analyze_reports_json_text_and_svg() {
+    let dir = temp_dir("analyze");
+    let cache = dir.to_str().unwrap();
+    let svg = dir.join("h.svg");
+    let o = npuzzle(
+        &[
+            "analyze",
+            "--size",
+            "3x3",
+            "--json",
+            "--cache-dir",
+            cache,
+            "--svg",
+            svg.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+    assert_eq!(v["size"], "3x3");
+    assert_eq!(v["states"], 181_440);
+    assert_eq!(v["max_depth"], 31);
+    assert_eq!(v["histogram"].as_array().unwrap().len(), 32);
+    assert_eq!(v["histogram"][31], 2);
+    assert_eq!(v["antipodes"].as_array().unwrap().len(), 2);
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert!(picture.starts_with("<svg") && picture.trim_end().ends_with("</svg>"));
+    assert_eq!(picture.matches("<rect x=").count(), 32, "one bar per depth");
+
+    let o = npuzzle(
+        &["analyze", "--size", "2x3", "--antipodes", "1", "--no-save"],
+        "",
+    );
+    let out = text(&o.stdout);
+    assert!(out.contains("360 states, at most 21 moves"), "{out}");
+    assert!(
+        out.contains("hardest positions (21 moves): 1 in all"),
+        "{out}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn analyze_refuses_what_does_not_fit() {
+    let o = npuzzle(&["analyze", "--size", "4x4"], "");
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        text(&o.stderr).contains("analyze on 4x4 needs about"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = npuzzle(&["analyze", "--size", "3x4", "--max-memory", "10M"], "");
+    assert_eq!(o.status.code(), Some(3));
+    let o = npuzzle(&["analyze", "--size", "3x3", "--goal", "1 2 3 0"], "");
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn solve_uses_cached_tables_and_survives_corrupt_ones() {
+    let dir = temp_dir("cache");
+    let cache = dir.to_str().unwrap();
+    let goal = "1 2/3 4/5 6/7 8/9 0";
+    let o = npuzzle(
+        &[
+            "analyze",
+            "--size",
+            "2x5",
+            "--goal",
+            goal,
+            "--cache-dir",
+            cache,
+        ],
+        "",
+    );
+    assert!(o.status.success());
+    let board = "0 1/2 3/4 5/6 7/8 9";
+    let o = npuzzle(
+        &[
+            "solve",
+            "--json",
+            "--cache-dir",
+            cache,
+            "--goal",
+            goal,
+            board,
+        ],
+        "",
+    );
+    let v: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+    assert_eq!(v["algorithm"], "table");
+    let with_table = v["length"].clone();
+    let o = npuzzle(
+        &[
+            "solve", "--json", "--algo", "idastar", "--goal", goal, board,
+        ],
+        "",
+    );
+    let v: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+    assert_eq!(v["length"], with_table);
+    // Corrupt the file: it is reported and ignored, and auto falls back to a search.
+    let file = std::fs::read_dir(&dir)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let mut bytes = std::fs::read(&file).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 1;
+    std::fs::write(&file, &bytes).unwrap();
+    let o = npuzzle(
+        &[
+            "solve",
+            "--json",
+            "--cache-dir",
+            cache,
+            "--goal",
+            goal,
+            board,
+        ],
+        "",
+    );
+    assert!(o.status.success());
+    assert!(text(&o.stderr).contains("corrupt"), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+    assert_eq!(v["algorithm"], "idastar");
+    assert_eq!(v["length"], with_table);
+    // --algo table rebuilds it and saves a sound one.
+    let o = npuzzle(
+        &[
+            "solve",
+            "--algo",
+            "table",
+            "--cache-dir",
+            cache,
+            "--goal",
+            goal,
+            board,
+        ],
+        "",
+    );
+    assert!(o.status.success());
+    assert!(
+        text(&o.stderr).contains("table saved"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = npuzzle(
+        &[
+            "solve",
+            "--json",
+            "--cache-dir",
+            cache,
+            "--goal",
+            goal,
+            board,
+        ],
+        "",
+    );
+    assert!(!text(&o.stderr).contains("corrupt"));
+    std::fs::remove_dir_all(dir).unwrap();
 }

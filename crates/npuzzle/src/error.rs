@@ -296,6 +296,81 @@ pub enum SearchError {
     },
 }
 
+/// What went wrong reading a table file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileError {
+    /// The file could not be read.
+    Io {
+        /// The file.
+        path: String,
+        /// The system's message.
+        error: String,
+    },
+    /// The file does not start with the expected magic bytes.
+    BadMagic {
+        /// The magic expected.
+        expected: String,
+        /// What the file starts with.
+        found: String,
+    },
+    /// A format version this build does not read.
+    Version {
+        /// The version this build reads.
+        expected: u32,
+        /// The file's version.
+        found: u32,
+    },
+    /// The file ends early.
+    Truncated {
+        /// Bytes needed.
+        expected: u64,
+        /// Bytes found.
+        found: u64,
+    },
+    /// The contents do not match their checksum.
+    Checksum {
+        /// The checksum stored in the file.
+        stored: u64,
+        /// The checksum of the contents.
+        computed: u64,
+    },
+    /// A field with an impossible value.
+    Invalid(String),
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FileError::Io { path, error } => write!(f, "cannot read {path}: {error}"),
+            FileError::BadMagic { expected, found } => {
+                write!(
+                    f,
+                    "expected a file starting with {expected:?}, found {found:?}"
+                )
+            }
+            FileError::Version { expected, found } => {
+                write!(
+                    f,
+                    "expected format version {expected}, found version {found}"
+                )
+            }
+            FileError::Truncated { expected, found } => {
+                write!(
+                    f,
+                    "expected at least {expected} bytes, found {found} (truncated)"
+                )
+            }
+            FileError::Checksum { stored, computed } => write!(
+                f,
+                "expected checksum {stored:016x} as stored, found {computed:016x} (corrupt)"
+            ),
+            FileError::Invalid(what) => write!(f, "invalid contents: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for FileError {}
+
 /// Formats a byte count as TiB, GiB, MiB or KiB.
 pub fn human_bytes(bytes: u64) -> String {
     let b = bytes as f64;

@@ -23,7 +23,9 @@
 //!
 //! Directions name the way the **tile** moves (see [`Direction`]).
 
+pub mod analysis;
 pub mod board;
+pub mod cache;
 pub mod error;
 pub mod heuristic;
 pub mod moves;
@@ -32,7 +34,7 @@ pub mod rank;
 pub mod search;
 
 pub use board::{Board, Size};
-pub use error::{MoveError, ParseError, SearchError};
+pub use error::{FileError, MoveError, ParseError, SearchError};
 pub use heuristic::{Heuristic, HeuristicKind};
 pub use moves::{Direction, Notation};
 pub use parity::is_solvable;

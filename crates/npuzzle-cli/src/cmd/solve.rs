@@ -1,13 +1,15 @@
 //! `npuzzle solve`: optimal solutions for boards from the arguments or standard input.
 
+use std::collections::HashSet;
 use std::io::Write;
 
 use clap::Args as ClapArgs;
-use npuzzle::{Algorithm, HeuristicKind, Notation, SearchError, Solver};
+use npuzzle::{Algorithm, Board, HeuristicKind, Notation, SearchError, Solver};
 use serde_json::json;
 
 use crate::input::{items_from, parse_item};
 use crate::opts::{BoardOpts, LimitOpts};
+use crate::tables;
 use crate::{merge, Fail, BAD_INPUT, LIMIT, OK};
 
 /// Solve boards optimally.
@@ -40,6 +42,9 @@ pub struct Args {
     /// Print one JSON object per board per line.
     #[arg(long)]
     pub json: bool,
+    /// Where distance tables are kept [default: $NPUZZLE_CACHE_DIR, else ~/.cache/npuzzle].
+    #[arg(long, value_name = "DIR")]
+    pub cache_dir: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub limits: LimitOpts,
 }
@@ -53,7 +58,10 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             "expected a board on the command line or standard input, found none",
         ));
     }
-    let mut solver = Solver::new(args.algo, args.heuristic, args.limits.limits());
+    let limits = args.limits.limits();
+    let mut solver = Solver::new(args.algo, args.heuristic, limits.clone());
+    let cache = tables::cache_dir(&args.cache_dir);
+    let mut looked: HashSet<Board> = HashSet::new();
     let mut code = OK;
     for item in &items {
         let report = |out: &mut dyn Write, msg: &str| -> std::io::Result<()> {
@@ -80,6 +88,26 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                 continue;
             }
         };
+        // Distance tables: a cached one for auto and table; table on more than 9 cells
+        // builds one (with progress) and saves it for next time.
+        let wants_table = matches!(args.algo, Algorithm::Auto | Algorithm::Table);
+        if wants_table && !solver.has_table(&goal) && looked.insert(goal.clone()) {
+            if let Some(t) = tables::load_cached(cache.as_deref(), &goal) {
+                solver.add_table(t);
+            } else if args.algo == Algorithm::Table && goal.size().cells() > 9 {
+                match tables::build(&goal, &limits, 0, 0) {
+                    Ok(a) => {
+                        tables::save(cache.as_deref(), &a.table, false);
+                        solver.add_table(a.table);
+                    }
+                    Err(e) => {
+                        report(out, &format!("{board}: {e}"))?;
+                        code = merge(code, LIMIT);
+                        continue;
+                    }
+                }
+            }
+        }
         let algo = solver.resolve(&goal);
         let heuristic = algo.uses_heuristic().then_some(args.heuristic);
         match solver.solve(&board, &goal) {

@@ -336,6 +336,17 @@ impl Solver {
         }
     }
 
+    /// Adds a distance table (built or loaded elsewhere) for `table.goal()`; `Auto` and
+    /// `Table` then use it for every board of that goal.
+    pub fn add_table(&mut self, table: DistanceTable) {
+        self.tables.insert(table.goal().clone(), table);
+    }
+
+    /// Whether a distance table for `goal` is at hand.
+    pub fn has_table(&self, goal: &Board) -> bool {
+        self.tables.contains_key(goal)
+    }
+
     /// The algorithm the next board of `goal` will be solved with (`Auto` resolved).
     pub fn resolve(&self, goal: &Board) -> Algorithm {
         let cells = goal.size().cells();

@@ -1,15 +1,20 @@
-use super::packed::{self, check_memory};
-use super::{Limits, MoveTable, Solution, Stats, Watch};
-use crate::board::{Board, Size};
-use crate::error::SearchError;
+use std::io;
+use std::path::Path;
 
-const UNSEEN: u8 = u8::MAX;
+use super::{precheck, Limits, Solution, Stats, Watch};
+use crate::analysis::{analyze, Indexer, Step};
+use crate::board::{Board, Size};
+use crate::cache::{checksum, write_atomic};
+use crate::error::{FileError, SearchError};
+use crate::moves::Direction;
 
 /// The distance to one goal of every state of a size, from one breadth-first search out
-/// of the goal; any board of that size is then solved by descending the table, one
-/// neighbour lookup per move.
+/// of the goal (see [`analysis`](crate::analysis)); any board of that size is then solved
+/// by stepping to a neighbour one move closer, one lookup per neighbour.
 ///
-/// One byte per permutation: 362,880 bytes for 3x3, built in a few milliseconds.
+/// It keeps one bit per state (`floor(d / 2) mod 2`; the blank's cell gives `d mod 2`):
+/// 22 KiB for 3x3, 30 MB for 3x4. It can be saved to a file and loaded back, checked
+/// against a checksum.
 ///
 /// ```
 /// use npuzzle::{Board, DistanceTable, Limits};
@@ -24,68 +29,62 @@ const UNSEEN: u8 = u8::MAX;
 #[derive(Debug, Clone)]
 pub struct DistanceTable {
     goal: Board,
-    dist: Vec<u8>,
+    ix: Indexer,
+    phase: Vec<u32>,
     histogram: Vec<u64>,
-    size: Size,
-    moves: MoveTable,
 }
 
+/// The first bytes of a table file.
+pub const TABLE_MAGIC: &[u8; 8] = b"NPZTABLE";
+/// The table file format version this build writes and reads.
+pub const TABLE_VERSION: u32 = 1;
+
 impl DistanceTable {
-    /// Builds the table for `goal` by breadth-first search over every reachable state.
+    /// Builds the table for `goal` by breadth-first search over every reachable state,
+    /// on all cores.
     pub fn build(goal: &Board, limits: &Limits) -> Result<DistanceTable, SearchError> {
-        let watch = Watch::new(limits);
-        let size = goal.size();
-        let states = check_memory("table", size, 1.0, 4.0, limits)?;
-        let n = size.cells();
-        let mt = MoveTable::new(size);
-        let mut dist = vec![UNSEEN; states];
-        let s0 = packed::pack(goal);
-        dist[packed::rank(s0, n)] = 0;
-        let mut frontier = vec![s0];
-        let mut next = Vec::new();
-        let mut histogram = vec![1u64];
-        let mut depth: u8 = 0;
-        let mut done = 0u64;
-        while !frontier.is_empty() {
-            if depth == UNSEEN - 1 {
-                return Err(SearchError::Unsupported {
+        Ok(analyze(goal, limits, 0, 0, &mut |_| {})
+            .map_err(|e| match e {
+                SearchError::MemoryLimit {
+                    size,
+                    needed,
+                    limit,
+                    suggestion,
+                    ..
+                } => SearchError::MemoryLimit {
                     algorithm: "table",
-                    reason: "distances beyond 254 moves".into(),
-                });
-            }
-            for &s in &frontier {
-                done += 1;
-                if done & 0xffff == 0 && watch.expired() {
-                    return Err(watch.timeout("table", 0, &Stats::default()));
-                }
-                for &(_, from) in mt.from(packed::blank(s)) {
-                    let t = packed::slide(s, from);
-                    let r = packed::rank(t, n);
-                    if dist[r] == UNSEEN {
-                        dist[r] = depth + 1;
-                        next.push(t);
-                    }
-                }
-            }
-            depth += 1;
-            if !next.is_empty() {
-                histogram.push(next.len() as u64);
-            }
-            std::mem::swap(&mut frontier, &mut next);
-            next.clear();
-        }
-        Ok(DistanceTable {
-            goal: goal.clone(),
-            dist,
+                    size,
+                    needed,
+                    limit,
+                    suggestion,
+                },
+                e => e,
+            })?
+            .table)
+    }
+
+    pub(crate) fn from_parts(
+        goal: Board,
+        ix: Indexer,
+        phase: Vec<u32>,
+        histogram: Vec<u64>,
+    ) -> DistanceTable {
+        DistanceTable {
+            goal,
+            ix,
+            phase,
             histogram,
-            size,
-            moves: mt,
-        })
+        }
     }
 
     /// The goal the table measures distances to.
     pub fn goal(&self) -> &Board {
         &self.goal
+    }
+
+    /// The board size.
+    pub fn size(&self) -> Size {
+        self.ix.size()
     }
 
     /// The number of states that can reach the goal.
@@ -103,15 +102,50 @@ impl DistanceTable {
         &self.histogram
     }
 
+    /// Bytes the table holds in memory.
+    pub fn memory(&self) -> u64 {
+        self.phase.len() as u64 * 4
+    }
+
+    #[inline]
+    fn mod4(&self, blank: usize, idx: u64) -> u64 {
+        let bit = (self.phase[(idx / 32) as usize] >> (idx % 32)) & 1;
+        2 * bit as u64 + self.ix.depth_parity(blank)
+    }
+
+    /// Walks down to the goal; the moves if asked for, and the statistics.
+    fn descend(&self, start: &Board, mut moves: Option<&mut Vec<Direction>>) -> Stats {
+        let mut stats = Stats::default();
+        let (mut b, mut s) = self.ix.seq_of(start);
+        let mut idx = self.ix.index(b, s);
+        let mut k = self.mod4(b, idx);
+        let mut steps = [Step::default(); 4];
+        while idx != self.ix.goal_index() {
+            stats.expanded += 1;
+            let n = self.ix.successors(b, s, idx, &mut steps);
+            let want = (k + 3) % 4;
+            let st = steps[..n]
+                .iter()
+                .find(|st| {
+                    stats.generated += 1;
+                    self.mod4(st.blank, st.index) == want
+                })
+                .expect("a state at distance d > 0 has a neighbour at d - 1");
+            if let Some(m) = moves.as_deref_mut() {
+                m.push(st.dir.expect("successors carry their move"));
+            }
+            (b, s, idx, k) = (st.blank, st.seq, st.index, want);
+        }
+        stats
+    }
+
     /// The distance of `board` from the goal; `None` if it cannot reach it or is of
     /// another size.
     pub fn distance(&self, board: &Board) -> Option<u32> {
-        if board.size() != self.size {
-            return None;
-        }
-        match self.dist[packed::rank(packed::pack(board), board.size().cells())] {
-            UNSEEN => None,
-            d => Some(d as u32),
+        match precheck(board, &self.goal) {
+            Ok(true) => Some(0),
+            Ok(false) => Some(self.descend(board, None).expanded as u32),
+            Err(_) => None,
         }
     }
 
@@ -123,35 +157,185 @@ impl DistanceTable {
             time_limit: None,
             cancel: None,
         });
-        if start.size() != self.size {
-            return Err(SearchError::SizeMismatch {
-                start: start.size(),
-                goal: self.size,
-            });
-        }
-        let n = start.size().cells();
-        let mt = &self.moves;
-        let mut s = packed::pack(start);
-        let mut d = self.dist[packed::rank(s, n)];
-        if d == UNSEEN {
-            return Err(SearchError::Unsolvable);
-        }
-        let mut stats = Stats::default();
-        let mut moves = Vec::with_capacity(d as usize);
-        while d > 0 {
-            stats.expanded += 1;
-            let step = mt.from(packed::blank(s)).iter().find_map(|&(dir, from)| {
-                stats.generated += 1;
-                let t = packed::slide(s, from);
-                (self.dist[packed::rank(t, n)] == d - 1).then_some((dir, t))
-            });
-            let (dir, t) = step.expect("a state at distance d > 0 has a neighbour at d - 1");
-            moves.push(dir);
-            s = t;
-            d -= 1;
-        }
+        precheck(start, &self.goal)?;
+        let mut moves = Vec::new();
+        let mut stats = self.descend(start, Some(&mut moves));
         stats.peak_stored = self.states();
         stats.elapsed = watch.elapsed();
         Ok(Solution { moves, stats })
+    }
+
+    /// The table as file bytes: magic, version, size, goal, histogram, the bits, and a
+    /// checksum of all that precedes it.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let size = self.size();
+        let mut out = Vec::with_capacity(64 + self.phase.len() * 4);
+        out.extend_from_slice(TABLE_MAGIC);
+        out.extend_from_slice(&TABLE_VERSION.to_le_bytes());
+        out.push(size.width() as u8);
+        out.push(size.height() as u8);
+        out.extend_from_slice(&[0, 0]);
+        out.extend_from_slice(self.goal.cells());
+        out.extend_from_slice(&(self.histogram.len() as u32).to_le_bytes());
+        for h in &self.histogram {
+            out.extend_from_slice(&h.to_le_bytes());
+        }
+        out.extend_from_slice(&(self.phase.len() as u64).to_le_bytes());
+        for w in &self.phase {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        let sum = checksum(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    /// Reads a table from file bytes, checking everything: magic, version, that the goal
+    /// is a board, lengths, the checksum, and that the histogram adds up to the size's
+    /// state count.
+    pub fn from_bytes(bytes: &[u8]) -> Result<DistanceTable, FileError> {
+        let mut r = Reader { bytes, pos: 0 };
+        let magic = r.take(8)?;
+        if magic != TABLE_MAGIC {
+            return Err(FileError::BadMagic {
+                expected: String::from_utf8_lossy(TABLE_MAGIC).into_owned(),
+                found: String::from_utf8_lossy(magic).into_owned(),
+            });
+        }
+        let version = r.u32()?;
+        if version != TABLE_VERSION {
+            return Err(FileError::Version {
+                expected: TABLE_VERSION,
+                found: version,
+            });
+        }
+        if bytes.len() < 8 {
+            return Err(FileError::Truncated {
+                expected: 8,
+                found: bytes.len() as u64,
+            });
+        }
+        let body = &bytes[..bytes.len() - 8];
+        let stored = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().expect("8 bytes"));
+        let computed = checksum(body);
+        if stored != computed {
+            return Err(FileError::Checksum { stored, computed });
+        }
+        let dims = r.take(4)?;
+        let size = Size::new(dims[0] as usize, dims[1] as usize)
+            .map_err(|e| FileError::Invalid(format!("size: {e}")))?;
+        let goal = Board::from_cells(size, r.take(size.cells())?.to_vec())
+            .map_err(|e| FileError::Invalid(format!("goal: {e}")))?;
+        let hlen = r.u32()? as usize;
+        if hlen == 0 || hlen > 1000 {
+            return Err(FileError::Invalid(format!(
+                "expected 1 to 1000 depths, found {hlen}"
+            )));
+        }
+        let histogram: Vec<u64> = (0..hlen).map(|_| r.u64()).collect::<Result<_, _>>()?;
+        let ix = Indexer::new(&goal).map_err(|e| FileError::Invalid(e.to_string()))?;
+        let words = r.u64()?;
+        let want = ix.states().div_ceil(32);
+        if words != want {
+            return Err(FileError::Invalid(format!(
+                "expected {want} words of bits for {size}, found {words}"
+            )));
+        }
+        if histogram.iter().sum::<u64>() != ix.states() {
+            return Err(FileError::Invalid(format!(
+                "expected the histogram to count {} states, found {}",
+                ix.states(),
+                histogram.iter().sum::<u64>()
+            )));
+        }
+        let raw = r.take(words as usize * 4)?;
+        let phase = raw
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+            .collect();
+        if r.pos != body.len() {
+            return Err(FileError::Invalid(format!(
+                "expected {} bytes, found {}",
+                r.pos + 8,
+                bytes.len()
+            )));
+        }
+        Ok(DistanceTable {
+            goal,
+            ix,
+            phase,
+            histogram,
+        })
+    }
+
+    /// Writes the table to `path` atomically (a temporary file, then a rename).
+    pub fn save(&self, path: &Path) -> io::Result<()> {
+        write_atomic(path, &self.to_bytes())
+    }
+
+    /// Reads a table from `path`.
+    pub fn load(path: &Path) -> Result<DistanceTable, FileError> {
+        let bytes = std::fs::read(path).map_err(|e| FileError::Io {
+            path: path.display().to_string(),
+            error: e.to_string(),
+        })?;
+        DistanceTable::from_bytes(&bytes)
+    }
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], FileError> {
+        if self.bytes.len() - self.pos < n {
+            return Err(FileError::Truncated {
+                expected: (self.pos + n) as u64,
+                found: self.bytes.len() as u64,
+            });
+        }
+        let s = &self.bytes[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(s)
+    }
+    fn u32(&mut self) -> Result<u32, FileError> {
+        Ok(u32::from_le_bytes(
+            self.take(4)?.try_into().expect("4 bytes"),
+        ))
+    }
+    fn u64(&mut self) -> Result<u64, FileError> {
+        Ok(u64::from_le_bytes(
+            self.take(8)?.try_into().expect("8 bytes"),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_round_trip_and_corruption() {
+        let goal: Board = "1 2 3/8 0 4/7 6 5".parse().unwrap();
+        let t = DistanceTable::build(&goal, &Limits::default()).unwrap();
+        let bytes = t.to_bytes();
+        let back = DistanceTable::from_bytes(&bytes).unwrap();
+        assert_eq!(back.histogram(), t.histogram());
+        assert_eq!(back.goal(), &goal);
+        let b: Board = "2 8 3/1 6 4/7 0 5".parse().unwrap();
+        assert_eq!(back.distance(&b), t.distance(&b));
+        // Every flipped byte is caught: by the magic, the version or the checksum.
+        for pos in [0, 9, 20, bytes.len() / 2, bytes.len() - 1] {
+            let mut bad = bytes.clone();
+            bad[pos] ^= 0x40;
+            assert!(DistanceTable::from_bytes(&bad).is_err(), "byte {pos}");
+        }
+        for len in [0, 5, 12, bytes.len() - 1] {
+            assert!(
+                DistanceTable::from_bytes(&bytes[..len]).is_err(),
+                "length {len}"
+            );
+        }
     }
 }

@@ -1,0 +1,82 @@
+//! A one-line progress display on standard error, redrawn in place when standard error is
+//! a terminal, and a line every few seconds otherwise.
+
+use std::io::{IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+/// Prints progress of long work with an estimate of the time left.
+pub struct ProgressLine {
+    what: String,
+    tty: bool,
+    last: Option<Instant>,
+    every: Duration,
+    drawn: bool,
+}
+
+impl ProgressLine {
+    /// A display for `what` ("analyzing 3x4").
+    pub fn new(what: impl Into<String>) -> ProgressLine {
+        let tty = std::io::stderr().is_terminal();
+        ProgressLine {
+            what: what.into(),
+            tty,
+            last: None,
+            every: if tty {
+                Duration::from_millis(100)
+            } else {
+                Duration::from_secs(5)
+            },
+            drawn: false,
+        }
+    }
+
+    /// Shows that `done` of `total` units are done after `elapsed`, with a detail.
+    pub fn update(&mut self, done: u64, total: u64, elapsed: Duration, detail: &str) {
+        if self.last.is_some_and(|t| t.elapsed() < self.every) && done < total {
+            return;
+        }
+        self.last = Some(Instant::now());
+        let frac = if total == 0 {
+            1.0
+        } else {
+            done as f64 / total as f64
+        };
+        let left = if frac > 0.01 && frac < 1.0 {
+            format!(
+                ", about {:.0} s left",
+                elapsed.as_secs_f64() * (1.0 - frac) / frac
+            )
+        } else {
+            String::new()
+        };
+        let width = 24;
+        let full = (frac * width as f64).round() as usize;
+        let bar = format!(
+            "[{}{}]",
+            "#".repeat(full.min(width)),
+            " ".repeat(width - full.min(width))
+        );
+        let line = format!(
+            "{} {bar} {:5.1}% {detail}, {:.0} s{left}",
+            self.what,
+            frac * 100.0,
+            elapsed.as_secs_f64()
+        );
+        let mut err = std::io::stderr().lock();
+        if self.tty {
+            let _ = write!(err, "\r\x1b[2K{line}");
+        } else {
+            let _ = writeln!(err, "{line}");
+        }
+        let _ = err.flush();
+        self.drawn = true;
+    }
+
+    /// Ends the display (moves past the redrawn line).
+    pub fn finish(&mut self) {
+        if self.tty && self.drawn {
+            eprintln!();
+        }
+        self.drawn = false;
+    }
+}

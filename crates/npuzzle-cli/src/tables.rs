@@ -1,0 +1,87 @@
+//! Distance tables on disk: finding, loading and saving them in the cache directory, and
+//! building them with a progress display.
+
+use std::path::{Path, PathBuf};
+
+use npuzzle::analysis::{analyze, memory_needed, Analysis};
+use npuzzle::cache::{default_dir, table_file_name};
+use npuzzle::error::human_bytes;
+use npuzzle::{Board, DistanceTable, Limits, SearchError};
+
+use crate::progress::ProgressLine;
+
+/// The cache directory: `--cache-dir`, else the library's default.
+pub fn cache_dir(opt: &Option<PathBuf>) -> Option<PathBuf> {
+    opt.clone().or_else(default_dir)
+}
+
+/// The cached table for `goal`, if there is a sound one. A corrupt or mismatched file is
+/// reported and ignored.
+pub fn load_cached(dir: Option<&Path>, goal: &Board) -> Option<DistanceTable> {
+    let path = dir?.join(table_file_name(goal));
+    if !path.exists() {
+        return None;
+    }
+    match DistanceTable::load(&path) {
+        Ok(t) if t.goal() == goal => Some(t),
+        Ok(t) => {
+            eprintln!(
+                "npuzzle: {}: expected a table for goal {goal}, found one for {}; ignoring it",
+                path.display(),
+                t.goal()
+            );
+            None
+        }
+        Err(e) => {
+            eprintln!("npuzzle: {}: {e}; ignoring it", path.display());
+            None
+        }
+    }
+}
+
+/// Saves a table to the cache; says where, or why not.
+pub fn save(dir: Option<&Path>, table: &DistanceTable, quiet: bool) {
+    let Some(dir) = dir else {
+        eprintln!(
+            "npuzzle: no cache directory (set NPUZZLE_CACHE_DIR or --cache-dir); table not saved"
+        );
+        return;
+    };
+    let path = dir.join(table_file_name(table.goal()));
+    match table.save(&path) {
+        Ok(()) if !quiet => eprintln!(
+            "npuzzle: table saved to {} ({})",
+            path.display(),
+            human_bytes(table.memory())
+        ),
+        Ok(()) => {}
+        Err(e) => eprintln!("npuzzle: cannot save the table to {}: {e}", path.display()),
+    }
+}
+
+/// Searches the whole space of `goal` with a progress display for large sizes.
+pub fn build(
+    goal: &Board,
+    limits: &Limits,
+    threads: usize,
+    antipodes: usize,
+) -> Result<Analysis, SearchError> {
+    let size = goal.size();
+    let states: f64 = (2..=size.cells()).map(|k| k as f64).product::<f64>() / 2.0;
+    let large = states > 5e6;
+    if large && memory_needed(size) <= limits.max_memory {
+        eprintln!(
+            "npuzzle: searching all {:.0} states of {size} to goal {goal} (about {} of memory)",
+            states,
+            human_bytes(memory_needed(size))
+        );
+    }
+    let mut line = ProgressLine::new(format!("analyzing {size}"));
+    let result = analyze(goal, limits, threads, antipodes, &mut |p| {
+        if large {
+            line.update(p.found, p.total, p.elapsed, &format!("depth {}", p.depth));
+        }
+    });
+    line.finish();
+    result
+}
