@@ -7,6 +7,7 @@
 mod linear_conflict;
 mod manhattan;
 mod misplaced;
+pub mod pdb;
 
 use std::fmt;
 use std::str::FromStr;

@@ -19,6 +19,7 @@ mod bidir_bfs;
 mod idastar;
 mod iddfs;
 mod packed;
+mod pdb_ida;
 mod table;
 
 use std::collections::HashMap;
@@ -33,7 +34,8 @@ pub use bfs::bfs;
 pub use bidir_bfs::bibfs;
 pub use idastar::idastar;
 pub use iddfs::iddfs;
-pub use table::DistanceTable;
+pub use pdb_ida::{idastar_pdb, PdbHeuristic};
+pub use table::{DistanceTable, TABLE_MAGIC, TABLE_VERSION};
 
 use crate::board::{Board, Size};
 use crate::error::SearchError;

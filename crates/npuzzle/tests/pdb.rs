@@ -1,0 +1,178 @@
+//! Pattern databases against exhaustive searches written for the test.
+
+mod common;
+
+use std::collections::{HashMap, VecDeque};
+
+use common::{all_boards, distances, reaches};
+use npuzzle::heuristic::pdb::PatternDb;
+use npuzzle::search::{idastar_pdb, PdbHeuristic};
+use npuzzle::{Board, Limits, Size};
+
+/// The pattern distance of every placement by plain 0-1 BFS over (positions, blank):
+/// moving a pattern tile costs 1, any other tile 0.
+fn abstract_distances(goal: &Board, tiles: &[u8]) -> HashMap<Vec<u8>, u32> {
+    let size = goal.size();
+    let (w, n) = (size.width(), size.cells());
+    let home: Vec<u8> = tiles
+        .iter()
+        .map(|&t| goal.cells().iter().position(|&c| c == t).unwrap() as u8)
+        .collect();
+    let mut best: HashMap<(Vec<u8>, usize), u32> = HashMap::new();
+    let mut queue = VecDeque::new();
+    best.insert((home.clone(), goal.blank()), 0);
+    queue.push_back((home, goal.blank(), 0u32));
+    while let Some((pos, blank, d)) = queue.pop_front() {
+        if best[&(pos.clone(), blank)] < d {
+            continue;
+        }
+        let (r, c) = (blank / w, blank % w);
+        let mut nbs = vec![];
+        if c > 0 {
+            nbs.push(blank - 1);
+        }
+        if c + 1 < w {
+            nbs.push(blank + 1);
+        }
+        if r > 0 {
+            nbs.push(blank - w);
+        }
+        if blank + w < n {
+            nbs.push(blank + w);
+        }
+        for nb in nbs {
+            let mut p2 = pos.clone();
+            let cost = match p2.iter().position(|&x| x as usize == nb) {
+                Some(i) => {
+                    p2[i] = blank as u8;
+                    1
+                }
+                None => 0,
+            };
+            let key = (p2.clone(), nb);
+            if best.get(&key).is_none_or(|&b| b > d + cost) {
+                best.insert(key, d + cost);
+                if cost == 0 {
+                    queue.push_front((p2, nb, d));
+                } else {
+                    queue.push_back((p2, nb, d + 1));
+                }
+            }
+        }
+    }
+    let mut out: HashMap<Vec<u8>, u32> = HashMap::new();
+    for ((pos, _), d) in best {
+        let e = out.entry(pos).or_insert(d);
+        *e = (*e).min(d);
+    }
+    out
+}
+
+fn check_db(goal: &Board, tiles: &[u8], threads: usize) -> PatternDb {
+    let db = PatternDb::build(goal, tiles, &Limits::default(), threads, &mut |_| {}).unwrap();
+    let want = abstract_distances(goal, tiles);
+    assert_eq!(want.len(), db.len(), "every placement is reachable");
+    for (pos, d) in &want {
+        assert_eq!(
+            db.at(db.placement().index(pos)) as u32,
+            *d,
+            "{tiles:?} at {pos:?}"
+        );
+    }
+    db
+}
+
+#[test]
+fn databases_match_an_exhaustive_abstract_search() {
+    let goal = Board::solved(Size::square(3).unwrap());
+    check_db(&goal, &[1, 2, 3, 4], 1);
+    check_db(&goal, &[5, 6, 7, 8], 1);
+    check_db(&goal, &[2, 4, 6, 8], 1);
+    let goal: Board = "1 2 3/8 0 4/7 6 5".parse().unwrap();
+    check_db(&goal, &[1, 3, 5, 7], 1);
+    let goal = Board::solved(Size::new(4, 2).unwrap());
+    check_db(&goal, &[1, 2, 3, 4, 5], 1);
+    let goal = Board::solved(Size::new(4, 3).unwrap());
+    check_db(&goal, &[1, 2, 3, 4, 5], 2);
+    check_db(&goal, &[6, 7, 8, 9], 2);
+}
+
+#[test]
+fn additive_sums_and_reflections_are_admissible_on_every_3x3_state() {
+    for goal in [
+        "1 2 3/4 5 6/7 8 0",
+        "0 1 2/3 4 5/6 7 8",
+        "1 2 3/8 0 4/7 6 5",
+    ] {
+        let goal: Board = goal.parse().unwrap();
+        let limits = Limits::default();
+        let parts: [&[u8]; 2] = [&[1, 2, 3, 4], &[5, 6, 7, 8]];
+        let dbs = parts
+            .iter()
+            .map(|p| PatternDb::build(&goal, p, &limits, 1, &mut |_| {}).unwrap())
+            .collect();
+        let h = PdbHeuristic::new(&goal, dbs).unwrap();
+        assert!(h.reflects(), "these goals have the blank on the diagonal");
+        let dist = distances(&goal);
+        let mut tight = 0;
+        for b in all_boards(3, 3) {
+            if let Some(&d) = dist.get(&b) {
+                let e = h.estimate(&b);
+                assert!(e <= d, "{b}: {e} > {d}");
+                tight += u32::from(e == d);
+            }
+        }
+        assert!(tight > 1000, "the estimate is informative");
+        // IDA* with it agrees with the oracle at every depth.
+        let mut by_depth: Vec<(&Board, &u32)> = dist.iter().collect();
+        by_depth.sort_by_key(|(b, d)| (**d, b.cells().to_vec()));
+        let mut last = u32::MAX;
+        for (b, &d) in by_depth {
+            if d == last {
+                continue;
+            }
+            last = d;
+            let s = idastar_pdb(b, &goal, &h, &limits).unwrap();
+            assert_eq!(s.len() as u32, d, "{b}");
+            assert!(reaches(b, &s.moves, &goal));
+        }
+    }
+}
+
+#[test]
+fn files_round_trip_and_catch_corruption() {
+    let goal = Board::solved(Size::square(3).unwrap());
+    let db = PatternDb::build(&goal, &[1, 2, 3, 4], &Limits::default(), 1, &mut |_| {}).unwrap();
+    let bytes = db.to_bytes();
+    let back = PatternDb::from_bytes(&bytes).unwrap();
+    assert_eq!(back.to_bytes(), bytes);
+    for pos in [0, 10, 20, bytes.len() / 2, bytes.len() - 1] {
+        let mut bad = bytes.clone();
+        bad[pos] ^= 4;
+        assert!(PatternDb::from_bytes(&bad).is_err(), "byte {pos}");
+    }
+    for len in [0, 10, 30, bytes.len() - 1] {
+        assert!(
+            PatternDb::from_bytes(&bytes[..len]).is_err(),
+            "length {len}"
+        );
+    }
+}
+
+#[test]
+fn bad_patterns_are_refused() {
+    let goal = Board::solved(Size::square(3).unwrap());
+    let l = Limits::default();
+    for bad in [&[][..], &[0, 1][..], &[1, 1][..], &[9][..]] {
+        assert!(
+            PatternDb::build(&goal, bad, &l, 1, &mut |_| {}).is_err(),
+            "{bad:?}"
+        );
+    }
+    let a = PatternDb::build(&goal, &[1, 2], &l, 1, &mut |_| {}).unwrap();
+    let b = PatternDb::build(&goal, &[2, 3], &l, 1, &mut |_| {}).unwrap();
+    assert!(
+        PdbHeuristic::new(&goal, vec![a, b]).is_err(),
+        "overlapping patterns"
+    );
+}
