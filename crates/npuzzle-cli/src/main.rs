@@ -6,6 +6,7 @@
 mod cmd;
 mod input;
 mod opts;
+mod pdbs;
 mod progress;
 mod tables;
 
@@ -83,6 +84,8 @@ enum Command {
     Verify(cmd::moves::VerifyArgs),
     Judge(cmd::judge::Args),
     Analyze(cmd::analyze::Args),
+    Pdb(cmd::pdb::Args),
+    Bench(cmd::bench::Args),
 }
 
 fn main() -> ExitCode {
@@ -97,6 +100,8 @@ fn main() -> ExitCode {
         Command::Verify(a) => cmd::moves::verify(a, &mut out),
         Command::Judge(a) => cmd::judge::run(a, &mut out),
         Command::Analyze(a) => cmd::analyze::run(a, &mut out),
+        Command::Pdb(a) => cmd::pdb::run(a, &mut out),
+        Command::Bench(a) => cmd::bench::run(a, &mut out),
     };
     let flushed = out.flush();
     match (result, flushed) {

@@ -577,3 +577,167 @@ fn solve_uses_cached_tables_and_survives_corrupt_ones() {
     assert!(!text(&o.stderr).contains("corrupt"));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn pattern_databases_build_list_verify_and_solve() {
+    let dir = temp_dir("pdb");
+    let d = dir.to_str().unwrap();
+    let o = npuzzle(
+        &[
+            "pdb",
+            "--pdb-dir",
+            d,
+            "build",
+            "--size",
+            "3x3",
+            "--pdb",
+            "1,2,3,4/5,6,7,8",
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout).matches("built").count(), 2);
+    let o = npuzzle(
+        &[
+            "pdb",
+            "--pdb-dir",
+            d,
+            "build",
+            "--size",
+            "3x3",
+            "--pdb",
+            "1,2,3,4/5,6,7,8",
+        ],
+        "",
+    );
+    assert_eq!(text(&o.stdout).matches("present").count(), 2);
+    let o = npuzzle(&["pdb", "--pdb-dir", d, "list"], "");
+    assert_eq!(text(&o.stdout).lines().count(), 2);
+    let o = npuzzle(&["pdb", "--pdb-dir", d, "verify"], "");
+    assert!(o.status.success());
+    // IDA* with them agrees with the table on boards of every kind of depth.
+    for board in [
+        "8 6 7/2 5 4/3 0 1",
+        "8 1 3/4 0 2/7 6 5",
+        "1 2 3/4 5 6/7 0 8",
+    ] {
+        let o = npuzzle(
+            &[
+                "solve",
+                "--json",
+                "--pdb",
+                "1,2,3,4/5,6,7,8",
+                "--pdb-dir",
+                d,
+                board,
+            ],
+            "",
+        );
+        let v: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+        let o = npuzzle(&["solve", "--json", "--algo", "table", board], "");
+        let w: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+        assert_eq!(v["length"], w["length"], "{board}");
+        assert!(v["heuristic"].as_str().unwrap().contains("reflection"));
+    }
+    // A corrupt file is found by verify and rebuilt on use.
+    let file = std::fs::read_dir(&dir)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 20;
+    bytes[last] ^= 1;
+    std::fs::write(&file, &bytes).unwrap();
+    let o = npuzzle(&["pdb", "--pdb-dir", d, "verify"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stdout).contains("corrupt"));
+    let o = npuzzle(
+        &[
+            "solve",
+            "--pdb",
+            "1,2,3,4/5,6,7,8",
+            "--pdb-dir",
+            d,
+            "8 6 7/2 5 4/3 0 1",
+        ],
+        "",
+    );
+    assert!(o.status.success());
+    assert!(
+        text(&o.stderr).contains("rebuilding"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = npuzzle(&["pdb", "--pdb-dir", d, "verify"], "");
+    assert!(o.status.success());
+    let o = npuzzle(&["pdb", "--pdb-dir", d, "remove"], "");
+    assert_eq!(text(&o.stdout).matches("removed").count(), 2);
+    let o = npuzzle(&["solve", "--pdb", "1,2,2", "8 6 7/2 5 4/3 0 1"], "");
+    assert_eq!(o.status.code(), Some(2));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn bench_checks_lengths_against_the_file() {
+    let dir = temp_dir("bench");
+    let d = dir.to_str().unwrap();
+    // 3x3 instances in Korf's format (goal 0 1 2 ... 8), lengths from the table.
+    let boards = [
+        "8 6 7 2 5 4 3 0 1",
+        "1 2 0 3 4 5 6 7 8",
+        "3 1 2 0 4 5 6 7 8",
+    ];
+    let mut file = String::from("# id cells optimal\n");
+    for (i, b) in boards.iter().enumerate() {
+        let o = npuzzle(
+            &[
+                "solve",
+                "--json",
+                "--algo",
+                "table",
+                "--goal",
+                "0 1 2 3 4 5 6 7 8",
+                b,
+            ],
+            "",
+        );
+        let v: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+        file.push_str(&format!("{} {b} {}\n", i + 1, v["length"]));
+    }
+    let path = dir.join("set.txt");
+    std::fs::write(&path, &file).unwrap();
+    for threads in ["1", "2"] {
+        let o = npuzzle(
+            &[
+                "bench",
+                path.to_str().unwrap(),
+                "--pdb-dir",
+                d,
+                "--threads",
+                threads,
+                "--json",
+            ],
+            "",
+        );
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let lines: Vec<serde_json::Value> = text(&o.stdout)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 4);
+        assert!(lines[..3].iter().all(|v| v["ok"] == true));
+        assert_eq!(lines[3]["solved"], 3);
+    }
+    // A wrong optimum in the file is reported (exit 1), a bad line too (exit 2).
+    std::fs::write(&path, file.replace(" 2\n", " 4\n") + "9 1 2 3\n").unwrap();
+    let o = npuzzle(&["bench", path.to_str().unwrap(), "--pdb-dir", d], "");
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("the file says 4"),
+        "{}",
+        text(&o.stderr)
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}

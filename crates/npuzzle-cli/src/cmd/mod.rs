@@ -1,8 +1,10 @@
 //! One module per subcommand.
 
 pub mod analyze;
+pub mod bench;
 pub mod compare;
 pub mod judge;
 pub mod moves;
+pub mod pdb;
 pub mod solvable;
 pub mod solve;

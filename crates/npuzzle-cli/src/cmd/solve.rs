@@ -42,6 +42,16 @@ pub struct Args {
     /// Print one JSON object per board per line.
     #[arg(long)]
     pub json: bool,
+    /// IDA* with additive pattern databases: 7-8, 6-6-3, 5-5-5 (4x4), 6-6-6-6 (5x5), auto,
+    /// or tile lists "1,2,3/4,5,6". Used by auto on boards of 16 cells or more.
+    #[arg(long, value_name = "PARTITION")]
+    pub pdb: Option<String>,
+    /// Threads for pattern-database IDA* [default: all cores].
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Where pattern databases are kept [default: $NPUZZLE_PDB_DIR, else the cache directory].
+    #[arg(long, value_name = "DIR")]
+    pub pdb_dir: Option<std::path::PathBuf>,
     /// Where distance tables are kept [default: $NPUZZLE_CACHE_DIR, else ~/.cache/npuzzle].
     #[arg(long, value_name = "DIR")]
     pub cache_dir: Option<std::path::PathBuf>,
@@ -62,6 +72,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     let mut solver = Solver::new(args.algo, args.heuristic, limits.clone());
     let cache = tables::cache_dir(&args.cache_dir);
     let mut looked: HashSet<Board> = HashSet::new();
+    let mut pdb_cache: Vec<(Board, npuzzle::search::PdbHeuristic)> = Vec::new();
     let mut code = OK;
     for item in &items {
         let report = |out: &mut dyn Write, msg: &str| -> std::io::Result<()> {
@@ -88,6 +99,55 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                 continue;
             }
         };
+        // Pattern databases: asked for, or auto on 16 cells or more.
+        let pdb_spec = match (&args.pdb, args.algo) {
+            (Some(p), Algorithm::Auto | Algorithm::Idastar) => Some(p.clone()),
+            (None, Algorithm::Auto) if board.size().cells() >= 16 => Some("auto".to_string()),
+            _ => None,
+        };
+        if let Some(spec) = pdb_spec {
+            // An unsolvable board needs no databases.
+            if !npuzzle::is_solvable(&board, &goal).expect("sizes match") {
+                print_unsolvable(out, &args, &board, Algorithm::Idastar, None)?;
+                continue;
+            }
+            if !pdb_cache.iter().any(|(g, _)| g == &goal) {
+                let h = crate::pdbs::heuristic(
+                    &goal,
+                    &spec,
+                    &limits,
+                    0,
+                    crate::pdbs::pdb_dir(&args.pdb_dir).as_deref(),
+                )?;
+                pdb_cache.push((goal.clone(), h));
+            }
+            let h = &pdb_cache.iter().find(|(g, _)| g == &goal).expect("added").1;
+            let threads = match args.threads {
+                0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+                t => t,
+            };
+            let name = format!(
+                "pdb {spec}{}",
+                if h.reflects() { " + reflection" } else { "" }
+            );
+            match npuzzle::search::idastar_pdb_parallel(&board, &goal, h, &limits, threads) {
+                Ok(sol) => {
+                    print_solution(out, &args, &board, &sol, Algorithm::Idastar, Some(&name))?
+                }
+                Err(SearchError::Unsolvable) => {
+                    print_unsolvable(out, &args, &board, Algorithm::Idastar, Some(&name))?
+                }
+                Err(e @ (SearchError::MemoryLimit { .. } | SearchError::TimeLimit { .. })) => {
+                    report(out, &format!("{board}: {e}"))?;
+                    code = merge(code, LIMIT);
+                }
+                Err(e) => {
+                    report(out, &format!("{board}: {e}"))?;
+                    code = merge(code, BAD_INPUT);
+                }
+            }
+            continue;
+        }
         // Distance tables: a cached one for auto and table; table on more than 9 cells
         // builds one (with progress) and saves it for next time.
         let wants_table = matches!(args.algo, Algorithm::Auto | Algorithm::Table);
@@ -110,61 +170,11 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         }
         let algo = solver.resolve(&goal);
         let heuristic = algo.uses_heuristic().then_some(args.heuristic);
+        let hname = heuristic.map(|h| h.name().to_string());
         match solver.solve(&board, &goal) {
-            Ok((sol, algo)) => {
-                let moves = args.notation.format(&board, &sol.moves);
-                let st = sol.stats;
-                if args.json {
-                    let v = json!({
-                        "board": board.to_string(),
-                        "solvable": true,
-                        "length": sol.len(),
-                        "moves": moves,
-                        "notation": args.notation.name(),
-                        "algorithm": algo.name(),
-                        "heuristic": heuristic.map(|h| h.name()),
-                        "expanded": st.expanded,
-                        "generated": st.generated,
-                        "peak_stored": st.peak_stored,
-                        "seconds": st.elapsed.as_secs_f64(),
-                    });
-                    writeln!(out, "{v}")?;
-                } else {
-                    if sol.is_empty() {
-                        writeln!(out, "{board}: solved already (0 moves)")?;
-                    } else {
-                        writeln!(out, "{board}: {} moves: {moves}", sol.len())?;
-                    }
-                    if args.stats {
-                        let h = heuristic.map(|h| format!(" ({h})")).unwrap_or_default();
-                        writeln!(
-                            out,
-                            "  {algo}{h}: {} expanded, {} generated, {} peak states, {:.6} s",
-                            st.expanded,
-                            st.generated,
-                            st.peak_stored,
-                            st.elapsed.as_secs_f64()
-                        )?;
-                    }
-                }
-            }
+            Ok((sol, algo)) => print_solution(out, &args, &board, &sol, algo, hname.as_deref())?,
             Err(SearchError::Unsolvable) => {
-                if args.json {
-                    let v = json!({
-                        "board": board.to_string(),
-                        "solvable": false,
-                        "length": null,
-                        "moves": null,
-                        "algorithm": algo.name(),
-                        "heuristic": heuristic.map(|h| h.name()),
-                        "expanded": 0,
-                        "generated": 0,
-                        "seconds": 0.0,
-                    });
-                    writeln!(out, "{v}")?;
-                } else {
-                    writeln!(out, "{board}: unsolvable")?;
-                }
+                print_unsolvable(out, &args, &board, algo, hname.as_deref())?
             }
             Err(e @ (SearchError::MemoryLimit { .. } | SearchError::TimeLimit { .. })) => {
                 report(out, &format!("{board}: {e}"))?;
@@ -177,4 +187,75 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         }
     }
     Ok(code)
+}
+
+fn print_solution(
+    out: &mut impl Write,
+    args: &Args,
+    board: &Board,
+    sol: &npuzzle::Solution,
+    algo: Algorithm,
+    heuristic: Option<&str>,
+) -> std::io::Result<()> {
+    let moves = args.notation.format(board, &sol.moves);
+    let st = sol.stats;
+    if args.json {
+        let v = json!({
+            "board": board.to_string(),
+            "solvable": true,
+            "length": sol.len(),
+            "moves": moves,
+            "notation": args.notation.name(),
+            "algorithm": algo.name(),
+            "heuristic": heuristic,
+            "expanded": st.expanded,
+            "generated": st.generated,
+            "peak_stored": st.peak_stored,
+            "seconds": st.elapsed.as_secs_f64(),
+        });
+        writeln!(out, "{v}")
+    } else {
+        if sol.is_empty() {
+            writeln!(out, "{board}: solved already (0 moves)")?;
+        } else {
+            writeln!(out, "{board}: {} moves: {moves}", sol.len())?;
+        }
+        if args.stats {
+            let h = heuristic.map(|h| format!(" ({h})")).unwrap_or_default();
+            writeln!(
+                out,
+                "  {algo}{h}: {} expanded, {} generated, {} peak states, {:.6} s",
+                st.expanded,
+                st.generated,
+                st.peak_stored,
+                st.elapsed.as_secs_f64()
+            )?;
+        }
+        Ok(())
+    }
+}
+
+fn print_unsolvable(
+    out: &mut impl Write,
+    args: &Args,
+    board: &Board,
+    algo: Algorithm,
+    heuristic: Option<&str>,
+) -> std::io::Result<()> {
+    if args.json {
+        let v = json!({
+            "board": board.to_string(),
+            "solvable": false,
+            "length": null,
+            "moves": null,
+            "algorithm": algo.name(),
+            "heuristic": heuristic,
+            "expanded": 0,
+            "generated": 0,
+            "seconds": 0.0,
+        });
+        writeln!(out, "{v}")
+    } else {
+        writeln!(out, "{board}: unsolvable")
+    }
 }

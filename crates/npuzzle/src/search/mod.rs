@@ -34,7 +34,7 @@ pub use bfs::bfs;
 pub use bidir_bfs::bibfs;
 pub use idastar::idastar;
 pub use iddfs::iddfs;
-pub use pdb_ida::{idastar_pdb, PdbHeuristic};
+pub use pdb_ida::{idastar_pdb, idastar_pdb_parallel, PdbHeuristic};
 pub use table::{DistanceTable, TABLE_MAGIC, TABLE_VERSION};
 
 use crate::board::{Board, Size};

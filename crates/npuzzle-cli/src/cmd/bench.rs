@@ -1,0 +1,328 @@
+//! `npuzzle bench`: solve an instance set, check every length against its known optimum,
+//! and time it.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use clap::{Args as ClapArgs, ValueEnum};
+use npuzzle::search::idastar_pdb_parallel;
+use npuzzle::{Board, SearchError, Size};
+use serde_json::json;
+
+use crate::opts::LimitOpts;
+use crate::pdbs::{heuristic, pdb_dir};
+use crate::{merge, Fail, BAD_INPUT, LIMIT, MISMATCH, OK};
+
+/// Instance sets shipped with npuzzle (testdata/).
+#[derive(ValueEnum, Debug, Clone, Copy)]
+pub enum Set {
+    /// Korf (1985): 100 random 15-puzzle instances, optimal lengths summing to 5305.
+    Korf100,
+    /// Korf & Felner (2002): 50 random 24-puzzle instances.
+    Korf24,
+}
+
+const KORF100: &str = include_str!("../../../../testdata/korf100.txt");
+const KORF24: &str = include_str!("../../../../testdata/korf24_50.txt");
+
+/// Solve a set of instances with IDA* and pattern databases, checking each length
+/// against the optimum given in the file.
+///
+/// Each line of FILE is `id t0 t1 ... optimal`, the cells row by row (0 the blank);
+/// `#` starts a comment. The goal is Korf's, 0 1 2 ... (blank first), unless --goal says
+/// otherwise. Missing databases are built first (with progress) and saved.
+#[derive(ClapArgs, Debug)]
+#[command(
+    after_help = "Examples:\n  npuzzle bench --set korf100\n  npuzzle bench --set korf100 --threads 1 --json\n  npuzzle bench --set korf24 --ids 1,2,3"
+)]
+pub struct Args {
+    /// An instance file; or use --set.
+    #[arg(value_name = "FILE", required_unless_present = "set")]
+    pub file: Option<PathBuf>,
+    /// A set shipped with npuzzle.
+    #[arg(long, value_enum, conflicts_with = "file")]
+    pub set: Option<Set>,
+    /// Only these instance ids (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    pub ids: Vec<u32>,
+    /// The goal [default: 0 1 2 ... with the blank first, as in Korf's files].
+    #[arg(long, value_name = "BOARD")]
+    pub goal: Option<String>,
+    /// Pattern database partition (see `npuzzle pdb build --help`).
+    #[arg(long, default_value = "auto")]
+    pub pdb: String,
+    /// Search threads per instance [default: all cores].
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Print one JSON object per instance, then one with the totals.
+    #[arg(long)]
+    pub json: bool,
+    /// Where databases are kept [default: $NPUZZLE_PDB_DIR, else the cache directory].
+    #[arg(long, value_name = "DIR")]
+    pub pdb_dir: Option<PathBuf>,
+    #[command(flatten)]
+    pub limits: LimitOpts,
+}
+
+struct Instance {
+    line: usize,
+    id: u32,
+    board: Board,
+    optimal: Option<u32>,
+}
+
+fn parse_set(text: &str) -> (Vec<Instance>, Vec<String>) {
+    let mut out = Vec::new();
+    let mut errors = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.split('#').next().unwrap_or("").trim();
+        if t.is_empty() {
+            continue;
+        }
+        let nums: Result<Vec<u64>, _> = t.split_whitespace().map(|x| x.parse::<u64>()).collect();
+        let nums = match nums {
+            Ok(v) => v,
+            Err(_) => {
+                errors.push(format!(
+                    "line {}: expected numbers: id, cells, optimal length",
+                    i + 1
+                ));
+                continue;
+            }
+        };
+        // id + cells + optimal, or id + cells.
+        let cells_with_opt = nums.len().saturating_sub(2);
+        let side = (cells_with_opt as f64).sqrt().round() as usize;
+        let (cells, optimal) = if side * side == cells_with_opt && side >= 2 {
+            (&nums[1..nums.len() - 1], Some(nums[nums.len() - 1] as u32))
+        } else {
+            (&nums[1..], None)
+        };
+        let side = (cells.len() as f64).sqrt().round() as usize;
+        let parsed = Size::square(side).and_then(|s| {
+            if s.cells() != cells.len() {
+                return Err(npuzzle::ParseError::CannotInferSize { found: cells.len() });
+            }
+            let cells: Vec<u8> = cells.iter().map(|&c| c.min(255) as u8).collect();
+            Board::from_cells(s, cells)
+        });
+        match parsed {
+            Ok(board) => out.push(Instance {
+                line: i + 1,
+                id: nums[0] as u32,
+                board,
+                optimal,
+            }),
+            Err(e) => errors.push(format!("line {}: {e}", i + 1)),
+        }
+    }
+    (out, errors)
+}
+
+fn korf_goal(size: Size) -> Board {
+    Board::from_cells(size, (0..size.cells() as u8).collect()).expect("a permutation")
+}
+
+pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
+    let text = match (&args.file, args.set) {
+        (Some(f), _) => {
+            std::fs::read_to_string(f).map_err(|e| Fail::input(format!("{}: {e}", f.display())))?
+        }
+        (None, Some(Set::Korf100)) => KORF100.to_string(),
+        (None, Some(Set::Korf24)) => KORF24.to_string(),
+        (None, None) => return Err(Fail::input("expected a FILE or --set")),
+    };
+    let (mut instances, errors) = parse_set(&text);
+    let mut code = OK;
+    for e in &errors {
+        eprintln!("npuzzle: {e}");
+        code = BAD_INPUT;
+    }
+    if !args.ids.is_empty() {
+        instances.retain(|i| args.ids.contains(&i.id));
+    }
+    if instances.is_empty() {
+        return Err(Fail::input("expected instances, found none"));
+    }
+    let limits = args.limits.limits();
+    let threads = match args.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        t => t,
+    };
+    let dir = pdb_dir(&args.pdb_dir);
+    let mut heuristics: Vec<(Board, npuzzle::search::PdbHeuristic)> = Vec::new();
+    let mut goals = Vec::new();
+    for inst in &instances {
+        let goal = match &args.goal {
+            Some(g) => Board::parse(g, Some(inst.board.size()))
+                .map_err(|e| Fail::input(format!("--goal: {e}")))?,
+            None => korf_goal(inst.board.size()),
+        };
+        if !heuristics.iter().any(|(g, _)| g == &goal) {
+            let h = heuristic(&goal, &args.pdb, &limits, 0, dir.as_deref())?;
+            heuristics.push((goal.clone(), h));
+        }
+        goals.push(
+            heuristics
+                .iter()
+                .position(|(g, _)| g == &goal)
+                .expect("added"),
+        );
+    }
+    // With one instance, all threads search it together (parallel IDA*); with several,
+    // each thread takes whole instances, which keeps every core busy on short searches.
+    let (per_search, workers) = if instances.len() == 1 {
+        (threads, 1)
+    } else {
+        (1, threads)
+    };
+    let results: Vec<Mutex<Option<Result<npuzzle::Solution, SearchError>>>> =
+        instances.iter().map(|_| Mutex::new(None)).collect();
+    let next = AtomicUsize::new(0);
+    let (mut total_nodes, mut total_time, mut total_len, mut solved) =
+        (0u64, Duration::ZERO, 0u64, 0usize);
+    let wall = Instant::now();
+    std::thread::scope(|sc| -> Result<(), Fail> {
+        for _ in 1..workers {
+            sc.spawn(|| {
+                solve_some(
+                    &instances,
+                    &goals,
+                    &heuristics,
+                    &limits,
+                    per_search,
+                    &next,
+                    &results,
+                )
+            });
+        }
+        // This thread solves too, and prints the results in order as they complete.
+        let mut printed = 0;
+        while printed < instances.len() {
+            let ready = results[printed]
+                .lock()
+                .expect("no panics while held")
+                .take();
+            let Some(result) = ready else {
+                if !solve_one(
+                    &instances,
+                    &goals,
+                    &heuristics,
+                    &limits,
+                    per_search,
+                    &next,
+                    &results,
+                ) {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                continue;
+            };
+            let inst = &instances[printed];
+            printed += 1;
+            match result {
+                Ok(s) => {
+                    let len = s.len() as u32;
+                    let ok = inst.optimal.is_none_or(|o| o == len);
+                    if !ok {
+                        code = merge(code, MISMATCH);
+                        eprintln!(
+                            "npuzzle: instance {} (line {}): found {len} moves, the file says {}",
+                            inst.id,
+                            inst.line,
+                            inst.optimal.unwrap_or(0)
+                        );
+                    }
+                    total_nodes += s.stats.expanded;
+                    total_time += s.stats.elapsed;
+                    total_len += len as u64;
+                    solved += 1;
+                    if args.json {
+                        let v = json!({
+                            "id": inst.id, "length": len, "optimal": inst.optimal, "ok": ok,
+                            "expanded": s.stats.expanded, "generated": s.stats.generated,
+                            "seconds": s.stats.elapsed.as_secs_f64(), "threads": per_search,
+                        });
+                        writeln!(out, "{v}")?;
+                    } else {
+                        writeln!(
+                            out,
+                            "{:>4}  {:>3} moves{}  {:>14} nodes  {:>9.3} s",
+                            inst.id,
+                            len,
+                            if ok { "  ok" } else { "  WRONG" },
+                            s.stats.expanded,
+                            s.stats.elapsed.as_secs_f64()
+                        )?;
+                    }
+                    out.flush()?;
+                }
+                Err(e @ SearchError::TimeLimit { .. }) => {
+                    code = merge(code, LIMIT);
+                    if args.json {
+                        writeln!(out, "{}", json!({"id": inst.id, "error": e.to_string()}))?;
+                    } else {
+                        writeln!(out, "{:>4}  {e}", inst.id)?;
+                    }
+                }
+                Err(e) => return Err(Fail::input(format!("instance {}: {e}", inst.id))),
+            }
+        }
+        Ok(())
+    })?;
+    let wall = wall.elapsed();
+    if args.json {
+        let v = json!({
+            "instances": instances.len(), "solved": solved, "total_length": total_len,
+            "total_expanded": total_nodes, "total_seconds": total_time.as_secs_f64(),
+            "wall_seconds": wall.as_secs_f64(), "threads": threads,
+        });
+        writeln!(out, "{v}")?;
+    } else {
+        writeln!(
+            out,
+            "total: {solved} of {} solved, {total_len} moves, {total_nodes} nodes, {:.3} s searching, {:.3} s wall ({threads} thread{})",
+            instances.len(),
+            total_time.as_secs_f64(),
+            wall.as_secs_f64(),
+            if threads == 1 { "" } else { "s" }
+        )?;
+    }
+    Ok(code)
+}
+
+type Slot = Mutex<Option<Result<npuzzle::Solution, SearchError>>>;
+
+/// Takes the next unsolved instance, if any, and solves it; false when none was left.
+fn solve_one(
+    instances: &[Instance],
+    goals: &[usize],
+    heuristics: &[(Board, npuzzle::search::PdbHeuristic)],
+    limits: &npuzzle::Limits,
+    threads: usize,
+    next: &AtomicUsize,
+    results: &[Slot],
+) -> bool {
+    let i = next.fetch_add(1, Ordering::Relaxed);
+    if i >= instances.len() {
+        return false;
+    }
+    let (goal, h) = &heuristics[goals[i]];
+    let r = idastar_pdb_parallel(&instances[i].board, goal, h, limits, threads);
+    *results[i].lock().expect("no panics while held") = Some(r);
+    true
+}
+
+fn solve_some(
+    instances: &[Instance],
+    goals: &[usize],
+    heuristics: &[(Board, npuzzle::search::PdbHeuristic)],
+    limits: &npuzzle::Limits,
+    threads: usize,
+    next: &AtomicUsize,
+    results: &[Slot],
+) {
+    while solve_one(instances, goals, heuristics, limits, threads, next, results) {}
+}

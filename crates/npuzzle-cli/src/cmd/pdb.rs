@@ -1,0 +1,162 @@
+//! `npuzzle pdb`: build, list, verify and remove pattern databases.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::{Args as ClapArgs, Subcommand};
+use npuzzle::error::human_bytes;
+use npuzzle::heuristic::pdb::{partition, PatternDb};
+use npuzzle::Board;
+
+use crate::opts::{parse_size, LimitOpts};
+use crate::pdbs::{build_one, file_name, pdb_dir};
+use crate::{Fail, BAD_INPUT, OK};
+
+/// Manage the pattern databases used by `solve` and `bench` on 4x4 and larger boards.
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    #[command(subcommand)]
+    pub action: Action,
+    /// Where databases are kept [default: $NPUZZLE_PDB_DIR, else the cache directory].
+    #[arg(long, global = true, value_name = "DIR")]
+    pub pdb_dir: Option<PathBuf>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Action {
+    /// Build (or rebuild) the databases of a partition.
+    #[command(
+        after_help = "Examples:\n  npuzzle pdb build --size 4x4 --pdb 7-8\n  npuzzle pdb build --size 4x4 --goal \"0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15\"\n  npuzzle pdb build --size 3x3 --pdb \"1,2,3,4/5,6,7,8\""
+    )]
+    Build {
+        /// Board size as WxH.
+        #[arg(long, value_name = "WxH", value_parser = parse_size)]
+        size: npuzzle::Size,
+        /// The goal [default: tiles in order, blank last].
+        #[arg(long, value_name = "BOARD")]
+        goal: Option<String>,
+        /// Partition: 7-8, 6-6-3, 5-5-5 (4x4), 6-6-6-6 (5x5), auto, or "1,2,3/4,5,6".
+        #[arg(long, default_value = "auto")]
+        pdb: String,
+        /// Rebuild even when a sound file exists.
+        #[arg(long)]
+        force: bool,
+        /// Threads [default: all cores].
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        #[command(flatten)]
+        limits: LimitOpts,
+    },
+    /// List the databases in the directory.
+    List,
+    /// Check every database file (magic, version, checksum, contents).
+    Verify,
+    /// Remove database files: all of them, or those of one size.
+    Remove {
+        /// Only this size.
+        #[arg(long, value_name = "WxH", value_parser = parse_size)]
+        size: Option<npuzzle::Size>,
+    },
+}
+
+fn files(dir: &std::path::Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| {
+                    p.file_name()
+                        .and_then(|n| n.to_str())
+                        .is_some_and(|n| n.starts_with("pdb-") && n.ends_with(".npz"))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
+    let dir = pdb_dir(&args.pdb_dir)
+        .ok_or_else(|| Fail::input("no database directory: set NPUZZLE_PDB_DIR or --pdb-dir"))?;
+    match args.action {
+        Action::Build {
+            size,
+            goal,
+            pdb,
+            force,
+            threads,
+            limits,
+        } => {
+            let goal = match goal {
+                Some(g) => {
+                    Board::parse(&g, Some(size)).map_err(|e| Fail::input(format!("--goal: {e}")))?
+                }
+                None => Board::solved(size),
+            };
+            let parts = partition(&goal, &pdb).map_err(|e| Fail::input(format!("--pdb: {e}")))?;
+            for tiles in &parts {
+                let path = dir.join(file_name(&goal, tiles));
+                if !force && path.exists() && crate::pdbs::load(&path, &goal, tiles).is_ok() {
+                    writeln!(out, "{}: present", path.display())?;
+                    continue;
+                }
+                let start = std::time::Instant::now();
+                let db = build_one(&goal, tiles, &limits.limits(), threads, Some(&dir))?;
+                writeln!(
+                    out,
+                    "{}: built, {} entries, max {}, {:.1} s",
+                    path.display(),
+                    db.len(),
+                    db.max_value(),
+                    start.elapsed().as_secs_f64()
+                )?;
+            }
+            Ok(OK)
+        }
+        Action::List => {
+            for p in files(&dir) {
+                let meta = std::fs::metadata(&p)?;
+                let desc = match std::fs::read(&p)
+                    .map_err(|e| e.to_string())
+                    .and_then(|b| PatternDb::from_bytes(&b).map_err(|e| e.to_string()))
+                {
+                    Ok(db) => format!(
+                        "{} goal {} tiles {:?}",
+                        db.goal().size(),
+                        db.goal(),
+                        db.tiles()
+                    ),
+                    Err(e) => format!("unreadable: {e}"),
+                };
+                writeln!(out, "{}  {}  {desc}", p.display(), human_bytes(meta.len()))?;
+            }
+            Ok(OK)
+        }
+        Action::Verify => {
+            let mut code = OK;
+            for p in files(&dir) {
+                match std::fs::read(&p)
+                    .map_err(|e| e.to_string())
+                    .and_then(|b| PatternDb::from_bytes(&b).map_err(|e| e.to_string()))
+                {
+                    Ok(_) => writeln!(out, "{}: ok", p.display())?,
+                    Err(e) => {
+                        writeln!(out, "{}: {e}", p.display())?;
+                        code = BAD_INPUT;
+                    }
+                }
+            }
+            Ok(code)
+        }
+        Action::Remove { size } => {
+            for p in files(&dir) {
+                let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                if size.is_none_or(|s| name.starts_with(&format!("pdb-{s}-"))) {
+                    std::fs::remove_file(&p)?;
+                    writeln!(out, "removed {}", p.display())?;
+                }
+            }
+            Ok(OK)
+        }
+    }
+}

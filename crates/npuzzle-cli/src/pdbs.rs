@@ -1,0 +1,127 @@
+//! Pattern databases on disk: the directory, file names, loading with checks, and
+//! building what is missing with a progress display.
+
+use std::path::{Path, PathBuf};
+
+use npuzzle::cache::{checksum, default_dir};
+use npuzzle::error::human_bytes;
+use npuzzle::heuristic::pdb::{build_memory, partition, PatternDb, Placement};
+use npuzzle::search::PdbHeuristic;
+use npuzzle::{Board, Limits};
+
+use crate::progress::ProgressLine;
+use crate::Fail;
+
+/// The environment variable that overrides where databases are kept.
+pub const PDB_ENV: &str = "NPUZZLE_PDB_DIR";
+
+/// `--pdb-dir`, else `$NPUZZLE_PDB_DIR`, else the cache directory.
+pub fn pdb_dir(opt: &Option<PathBuf>) -> Option<PathBuf> {
+    opt.clone()
+        .or_else(|| {
+            std::env::var_os(PDB_ENV)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        })
+        .or_else(default_dir)
+}
+
+/// The file name of the database of `tiles` for `goal`.
+pub fn file_name(goal: &Board, tiles: &[u8]) -> String {
+    let t: Vec<String> = tiles.iter().map(|t| t.to_string()).collect();
+    format!(
+        "pdb-{}-{:016x}-{}.npz",
+        goal.size(),
+        checksum(goal.cells()),
+        t.join(".")
+    )
+}
+
+/// The sound database in `path`, or why not.
+pub fn load(path: &Path, goal: &Board, tiles: &[u8]) -> Result<PatternDb, String> {
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let db = PatternDb::from_vec(bytes).map_err(|e| e.to_string())?;
+    if db.goal() != goal || db.tiles() != tiles {
+        return Err(format!(
+            "expected tiles {tiles:?} for goal {goal}, found tiles {:?} for goal {}",
+            db.tiles(),
+            db.goal()
+        ));
+    }
+    Ok(db)
+}
+
+/// Builds one database with a message and a progress display, and saves it.
+pub fn build_one(
+    goal: &Board,
+    tiles: &[u8],
+    limits: &Limits,
+    threads: usize,
+    dir: Option<&Path>,
+) -> Result<PatternDb, Fail> {
+    let entries = Placement::new(goal.size().cells(), tiles.len()).count();
+    let large = entries > 1_000_000;
+    if large {
+        eprintln!(
+            "npuzzle: building the pattern database of tiles {tiles:?} for {} ({entries} entries, about {} of memory); it is saved for next time",
+            goal.size(),
+            human_bytes(build_memory(goal.size(), tiles.len()))
+        );
+    }
+    let mut line = ProgressLine::new(format!("pdb {}", tiles.len()));
+    let db = PatternDb::build(goal, tiles, limits, threads, &mut |p| {
+        if large {
+            line.update(p.found, p.total, p.elapsed, &format!("cost {}", p.depth));
+        }
+    })
+    .map_err(|e| Fail {
+        code: crate::LIMIT,
+        message: e.to_string(),
+    });
+    line.finish();
+    let db = db?;
+    match dir {
+        Some(d) => {
+            let path = d.join(file_name(goal, tiles));
+            if let Err(e) = npuzzle::cache::write_atomic(&path, &db.to_bytes()) {
+                eprintln!("npuzzle: cannot save {}: {e}", path.display());
+            } else if large {
+                eprintln!("npuzzle: saved {}", path.display());
+            }
+        }
+        None => eprintln!("npuzzle: no cache directory (set {PDB_ENV}); the database is not saved"),
+    }
+    Ok(db)
+}
+
+/// The heuristic for `goal` and the partition `spec`: each database loaded from `dir`,
+/// or built (and saved) when missing or unsound.
+pub fn heuristic(
+    goal: &Board,
+    spec: &str,
+    limits: &Limits,
+    threads: usize,
+    dir: Option<&Path>,
+) -> Result<PdbHeuristic, Fail> {
+    let parts = partition(goal, spec).map_err(|e| Fail::input(format!("--pdb: {e}")))?;
+    let mut dbs = Vec::new();
+    for tiles in &parts {
+        let path = dir.map(|d| d.join(file_name(goal, tiles)));
+        let loaded = match &path {
+            Some(p) if p.exists() => match load(p, goal, tiles) {
+                Ok(db) => Some(db),
+                Err(e) => {
+                    eprintln!("npuzzle: {}: {e}; rebuilding it", p.display());
+                    None
+                }
+            },
+            _ => None,
+        };
+        let db = match loaded {
+            Some(db) => db,
+            None => build_one(goal, tiles, limits, threads, dir)?,
+        };
+        dbs.push(db);
+    }
+    PdbHeuristic::new(goal, dbs).map_err(Fail::input)
+}
