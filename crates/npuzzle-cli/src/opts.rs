@@ -1,5 +1,7 @@
 //! Options shared by several subcommands.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use clap::Args;
@@ -65,8 +67,27 @@ impl LimitOpts {
             l.max_memory = m;
         }
         l.time_limit = self.time_limit;
+        l.cancel = Some(interrupt_flag());
         l
     }
+}
+
+/// The flag Ctrl-C sets: searches stop cleanly with the bound they proved, as at a time
+/// limit. A second Ctrl-C ends the program at once.
+pub fn interrupt_flag() -> Arc<AtomicBool> {
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let seen = flag.clone();
+        let _ = ctrlc::set_handler(move || {
+            if seen.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+            eprintln!("\nnpuzzle: interrupted; stopping the search (Ctrl-C again to quit now)");
+        });
+        flag
+    })
+    .clone()
 }
 
 /// Reads a byte count: a number with an optional K, M, G or T suffix (binary units).

@@ -741,3 +741,35 @@ fn bench_checks_lengths_against_the_file() {
     );
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn all_and_first_enumerate_optimal_solutions() {
+    let o = npuzzle(
+        &["solve", "--json", "--first", "4", "8 6 7/2 5 4/3 0 1"],
+        "",
+    );
+    let v: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+    assert_eq!(v["count"], 4);
+    let sols = v["solutions"].as_array().unwrap();
+    for s in sols {
+        let o = npuzzle(&["verify", "8 6 7/2 5 4/3 0 1", s.as_str().unwrap()], "");
+        assert!(o.status.success());
+        assert_eq!(
+            npuzzle::Notation::Tile
+                .parse(&"8 6 7/2 5 4/3 0 1".parse().unwrap(), s.as_str().unwrap())
+                .unwrap()
+                .len(),
+            31
+        );
+    }
+    let o = npuzzle(&["solve", "--all", "1 2 3/4 5 6/0 7 8"], "");
+    assert_eq!(
+        text(&o.stdout),
+        "1 2 3/4 5 6/0 7 8: 2 moves, 1 optimal solution:\n  L2\n"
+    );
+    let o = npuzzle(
+        &["solve", "--all", "--algo", "bfs", "1 2 3/4 5 6/0 7 8"],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -412,8 +412,8 @@ impl fmt::Display for SearchError {
                 expanded,
             } => write!(
                 f,
-                "{algorithm} stopped at the time limit after {:.2} s and {expanded} expanded nodes; \
-                 the solution needs at least {lower_bound} moves",
+                "{algorithm} stopped (time limit or interrupt) after {:.2} s and {expanded} expanded \
+                 nodes; the solution needs at least {lower_bound} moves",
                 elapsed.as_secs_f64()
             ),
             SearchError::Unsupported { algorithm, reason } => {

@@ -279,3 +279,48 @@ fn limits_stop_searches_cleanly() {
         other => panic!("expected a memory limit, got {other:?}"),
     }
 }
+
+#[test]
+fn all_optimal_solutions_match_a_count_by_the_oracle() {
+    // The number of shortest paths to the goal, by dynamic programming over the oracle's
+    // distances, for a sample of boards; idastar_all must list exactly that many, all
+    // distinct and all legal.
+    let goal = goal3();
+    let dist = distances(&goal);
+    let mut ways: std::collections::HashMap<Board, u64> = std::collections::HashMap::new();
+    let mut by_depth: Vec<(&Board, u32)> = dist.iter().map(|(b, &d)| (b, d)).collect();
+    by_depth.sort_by_key(|&(_, d)| d);
+    for &(b, d) in &by_depth {
+        let w = if d == 0 {
+            1
+        } else {
+            npuzzle::Direction::ALL
+                .iter()
+                .filter_map(|&m| {
+                    let mut c = b.clone();
+                    c.apply(m).ok()?;
+                    (dist[&c] + 1 == d).then(|| ways[&c])
+                })
+                .sum()
+        };
+        ways.insert(b.clone(), w);
+    }
+    for (b, d) in sample(&dist, 1).into_iter().filter(|c| c.1 <= 24) {
+        let (all, _) = npuzzle::search::idastar_all(
+            &b,
+            &goal,
+            HeuristicKind::LinearConflict,
+            &Limits::default(),
+            usize::MAX,
+        )
+        .unwrap();
+        assert_eq!(all.len() as u64, ways[&b], "{b}");
+        let mut uniq = all.clone();
+        uniq.sort();
+        uniq.dedup();
+        assert_eq!(uniq.len(), all.len());
+        assert!(all
+            .iter()
+            .all(|m| m.len() as u32 == d && reaches(&b, m, &goal)));
+    }
+}

@@ -36,6 +36,12 @@ pub struct Args {
     /// How to write the moves: tile (U2LDR3), blank (uldr) or tiles (1 2 5 6).
     #[arg(long, short, default_value = "tile", value_parser = |s: &str| s.parse::<Notation>())]
     pub notation: Notation,
+    /// Print every optimal solution (with idastar; auto switches to it).
+    #[arg(long, conflicts_with = "first")]
+    pub all: bool,
+    /// Print the first N optimal solutions (with idastar).
+    #[arg(short = 'N', long = "first", value_name = "N")]
+    pub first: Option<usize>,
     /// Print search statistics (algorithm, expanded, generated, peak states, time).
     #[arg(long)]
     pub stats: bool,
@@ -99,6 +105,16 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                 continue;
             }
         };
+        let want = if args.all {
+            Some(usize::MAX)
+        } else {
+            args.first
+        };
+        if want.is_some() && !matches!(args.algo, Algorithm::Auto | Algorithm::Idastar) {
+            return Err(crate::Fail::input(
+                "--all and --first enumerate solutions with --algo idastar (or auto)",
+            ));
+        }
         // Pattern databases: asked for, or auto on 16 cells or more.
         let pdb_spec = match (&args.pdb, args.algo) {
             (Some(p), Algorithm::Auto | Algorithm::Idastar) => Some(p.clone()),
@@ -167,6 +183,22 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                     }
                 }
             }
+        }
+        if let Some(max) = want {
+            if !npuzzle::is_solvable(&board, &goal).expect("sizes match") {
+                print_unsolvable(out, &args, &board, Algorithm::Idastar, None)?;
+                continue;
+            }
+            match npuzzle::search::idastar_all(&board, &goal, args.heuristic, &limits, max) {
+                Ok((all, stats)) => {
+                    print_all(out, &args, &board, &all, stats, args.heuristic.name())?
+                }
+                Err(e) => {
+                    report(out, &format!("{board}: {e}"))?;
+                    code = merge(code, LIMIT);
+                }
+            }
+            continue;
         }
         let algo = solver.resolve(&goal);
         let heuristic = algo.uses_heuristic().then_some(args.heuristic);
@@ -258,4 +290,52 @@ fn print_unsolvable(
     } else {
         writeln!(out, "{board}: unsolvable")
     }
+}
+
+fn print_all(
+    out: &mut impl Write,
+    args: &Args,
+    board: &Board,
+    all: &[Vec<npuzzle::Direction>],
+    stats: npuzzle::Stats,
+    heuristic: &str,
+) -> std::io::Result<()> {
+    let moves: Vec<String> = all.iter().map(|m| args.notation.format(board, m)).collect();
+    let len = all.first().map_or(0, |m| m.len());
+    if args.json {
+        let v = json!({
+            "board": board.to_string(),
+            "solvable": true,
+            "length": len,
+            "moves": moves.first(),
+            "solutions": moves,
+            "count": all.len(),
+            "notation": args.notation.name(),
+            "algorithm": "idastar",
+            "heuristic": heuristic,
+            "expanded": stats.expanded,
+            "generated": stats.generated,
+            "seconds": stats.elapsed.as_secs_f64(),
+        });
+        return writeln!(out, "{v}");
+    }
+    writeln!(
+        out,
+        "{board}: {len} moves, {} optimal solution{}:",
+        all.len(),
+        if all.len() == 1 { "" } else { "s" }
+    )?;
+    for m in &moves {
+        writeln!(out, "  {m}")?;
+    }
+    if args.stats {
+        writeln!(
+            out,
+            "  idastar ({heuristic}): {} expanded, {} generated, {:.6} s",
+            stats.expanded,
+            stats.generated,
+            stats.elapsed.as_secs_f64()
+        )?;
+    }
+    Ok(())
 }

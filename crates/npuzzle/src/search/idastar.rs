@@ -54,6 +54,9 @@ pub(crate) struct Dfs<'a, H> {
     pub(crate) next_bound: u32,
     pub(crate) watch: Watch,
     pub(crate) stopped: bool,
+    /// With `want > 0`, collect up to `want` solutions instead of stopping at the first.
+    pub(crate) want: usize,
+    pub(crate) found: Vec<Vec<Direction>>,
 }
 
 impl<H: Heuristic> Dfs<'_, H> {
@@ -66,7 +69,11 @@ impl<H: Heuristic> Dfs<'_, H> {
             return false;
         }
         if hv == 0 && self.cells == self.goal {
-            return true;
+            if self.want == 0 {
+                return true;
+            }
+            self.found.push(self.path.clone());
+            return self.found.len() >= self.want;
         }
         if g == self.bound {
             // Only reached without pruning (IDDFS): the depth limit.
@@ -115,7 +122,10 @@ impl<H: Heuristic> Dfs<'_, H> {
         self.bound = first + (first + parity) % 2;
         loop {
             self.next_bound = u32::MAX;
-            if self.dfs(blank, 0, h0, None) {
+            if self.dfs(blank, 0, h0, None) || !self.found.is_empty() {
+                if let Some(first) = self.found.first() {
+                    self.path = first.clone();
+                }
                 self.stats.peak_stored = self.path.len() as u64 + 1;
                 self.stats.elapsed = self.watch.elapsed();
                 return Ok(Solution {
@@ -168,6 +178,73 @@ pub(crate) fn run<H: Heuristic>(
         next_bound: 0,
         watch,
         stopped: false,
+        want: 0,
+        found: Vec::new(),
     };
     dfs.run(start.blank(), h0, solution_parity(start, goal), name)
+}
+
+/// Every optimal solution (up to `max` of them) by IDA*: the last pass, whose bound is the
+/// optimal length, goes on after the first solution. Each path is found once (a tree
+/// search; shortest paths never undo a move).
+///
+/// ```
+/// use npuzzle::search::idastar_all;
+/// use npuzzle::{Board, HeuristicKind, Limits};
+/// let start: Board = "1 2 3/4 5 6/0 7 8".parse().unwrap();
+/// let goal = Board::solved(start.size());
+/// let (all, _) = idastar_all(&start, &goal, HeuristicKind::Manhattan, &Limits::default(), 100).unwrap();
+/// assert_eq!(all.len(), 1);
+/// let hard: Board = "8 6 7/2 5 4/3 0 1".parse().unwrap();
+/// let (all, _) = idastar_all(&hard, &goal, HeuristicKind::Manhattan, &Limits::default(), 5).unwrap();
+/// assert_eq!(all.len(), 5);
+/// assert!(all.iter().all(|p| p.len() == 31));
+/// assert!((1..5).all(|i| all[i] != all[i - 1]));
+/// ```
+pub fn idastar_all(
+    start: &Board,
+    goal: &Board,
+    heuristic: HeuristicKind,
+    limits: &Limits,
+    max: usize,
+) -> Result<(Vec<Vec<Direction>>, crate::search::Stats), SearchError> {
+    fn go<H: Heuristic>(
+        start: &Board,
+        goal: &Board,
+        h: &H,
+        limits: &Limits,
+        max: usize,
+    ) -> Result<(Vec<Vec<Direction>>, Stats), SearchError> {
+        let watch = Watch::new(limits);
+        if precheck(start, goal)? {
+            return Ok((vec![vec![]], Stats::default()));
+        }
+        let mut dfs = Dfs {
+            h,
+            prune: true,
+            mt: MoveTable::new(start.size()),
+            cells: start.cells().to_vec(),
+            goal: goal.cells(),
+            path: Vec::new(),
+            stats: Stats::default(),
+            bound: 0,
+            next_bound: 0,
+            watch,
+            stopped: false,
+            want: max.max(1),
+            found: Vec::new(),
+        };
+        let sol = dfs.run(
+            start.blank(),
+            h.estimate(start.cells()),
+            solution_parity(start, goal),
+            "idastar",
+        )?;
+        Ok((std::mem::take(&mut dfs.found), sol.stats))
+    }
+    match heuristic {
+        HeuristicKind::Misplaced => go(start, goal, &Misplaced::new(goal), limits, max),
+        HeuristicKind::Manhattan => go(start, goal, &Manhattan::new(goal), limits, max),
+        HeuristicKind::LinearConflict => go(start, goal, &LinearConflict::new(goal), limits, max),
+    }
 }

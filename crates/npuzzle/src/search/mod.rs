@@ -32,9 +32,9 @@ use std::time::{Duration, Instant};
 pub use astar::astar;
 pub use bfs::bfs;
 pub use bidir_bfs::bibfs;
-pub use idastar::idastar;
+pub use idastar::{idastar, idastar_all};
 pub use iddfs::iddfs;
-pub use pdb_ida::{idastar_pdb, idastar_pdb_parallel, PdbHeuristic};
+pub use pdb_ida::{idastar_pdb, idastar_pdb_all, idastar_pdb_parallel, PdbHeuristic};
 pub use table::{DistanceTable, TABLE_MAGIC, TABLE_VERSION};
 
 use crate::board::{Board, Size};

@@ -137,6 +137,9 @@ struct Ida<'a> {
     stopped: bool,
     /// Set by another thread that found a solution.
     abort: Option<&'a AtomicBool>,
+    /// With `want > 0`, collect up to `want` solutions instead of stopping at the first.
+    want: usize,
+    found: Vec<Vec<Direction>>,
 }
 
 impl<'a> Ida<'a> {
@@ -191,6 +194,8 @@ impl<'a> Ida<'a> {
             watch,
             stopped: false,
             abort: None,
+            want: 0,
+            found: Vec::new(),
         }
     }
 
@@ -306,7 +311,11 @@ impl<'a> Ida<'a> {
             return false;
         }
         if hv == 0 && self.cells == self.goal {
-            return true;
+            if self.want == 0 {
+                return true;
+            }
+            self.found.push(self.path.clone());
+            return self.found.len() >= self.want;
         }
         self.stats.expanded += 1;
         if self.stats.expanded & 0x3fff == 0
@@ -582,5 +591,44 @@ pub fn idastar_pdb_parallel(
             "the parity test admitted an unreachable goal"
         );
         bound = next_bound + (next_bound + parity) % 2;
+    }
+}
+
+/// Every optimal solution (up to `max`) with pattern databases, on one thread: the last
+/// pass goes on after the first solution; each path is found once.
+pub fn idastar_pdb_all(
+    start: &Board,
+    goal: &Board,
+    h: &PdbHeuristic,
+    limits: &Limits,
+    max: usize,
+) -> Result<(Vec<Vec<Direction>>, Stats), SearchError> {
+    let watch = Watch::new(limits);
+    if precheck(start, goal)? {
+        return Ok((vec![vec![]], Stats::default()));
+    }
+    let mt = MoveTable::new(start.size());
+    let mut ida = Ida::new(h, &mt, start.cells(), goal.cells(), watch);
+    ida.want = max.max(1);
+    let parity = solution_parity(start, goal);
+    let h0 = ida.h();
+    ida.bound = h0 + (h0 + parity) % 2;
+    loop {
+        ida.next_bound = u32::MAX;
+        ida.dfs(start.blank(), 0, None);
+        if !ida.found.is_empty() {
+            let mut stats = ida.stats;
+            stats.elapsed = ida.watch.elapsed();
+            return Ok((ida.found, stats));
+        }
+        if ida.stopped {
+            return Err(ida.watch.timeout("idastar", ida.bound, &ida.stats));
+        }
+        let nb = ida.next_bound;
+        assert!(
+            nb != u32::MAX,
+            "the parity test admitted an unreachable goal"
+        );
+        ida.bound = nb + (nb + parity) % 2;
     }
 }
