@@ -256,7 +256,7 @@ fn solvable_and_compare() {
     let o = npuzzle(&["compare", "--json", "0 1 3/4 2 5/7 8 6"], "");
     let v: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
     let runs = v["runs"].as_array().unwrap();
-    assert_eq!(runs.len(), 10);
+    assert_eq!(runs.len(), 12);
     assert!(runs.iter().all(|r| r["length"] == 4));
 }
 

@@ -78,7 +78,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     let mut limits = args.limits.limits();
     limits.time_limit = Some(limits.time_limit.unwrap_or(Duration::from_secs(10)));
     let solvable = is_solvable(&board, &goal).map_err(|e| Fail::input(e.to_string()))?;
-    let estimates: Vec<(HeuristicKind, u32)> = HeuristicKind::ALL
+    let estimates: Vec<(HeuristicKind, Option<u32>)> = HeuristicKind::ALL
         .iter()
         .map(|&h| (h, h.estimate(&board, &goal)))
         .collect();
@@ -167,7 +167,10 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         )?;
         return Ok(OK);
     }
-    let est: Vec<String> = estimates.iter().map(|(h, v)| format!("{h} {v}")).collect();
+    let est: Vec<String> = estimates
+        .iter()
+        .map(|(h, v)| format!("{h} {}", v.map_or("-".to_string(), |v| v.to_string())))
+        .collect();
     match length {
         Some(l) => writeln!(
             out,

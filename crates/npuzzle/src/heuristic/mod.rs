@@ -8,6 +8,7 @@ mod linear_conflict;
 mod manhattan;
 mod misplaced;
 pub mod pdb;
+mod walking_distance;
 
 use std::fmt;
 use std::str::FromStr;
@@ -15,6 +16,7 @@ use std::str::FromStr;
 pub use linear_conflict::LinearConflict;
 pub use manhattan::Manhattan;
 pub use misplaced::Misplaced;
+pub use walking_distance::WalkingDistance;
 
 use crate::board::Board;
 
@@ -38,15 +40,25 @@ pub enum HeuristicKind {
     /// Manhattan plus two moves for each tile that must leave its goal row or column to
     /// let another pass (Hansson, Mayer and Yung).
     LinearConflict,
+    /// Takahashi's walking distance (boards up to 4 x 4).
+    WalkingDistance,
 }
 
 impl HeuristicKind {
     /// All heuristics, weakest first.
-    pub const ALL: [HeuristicKind; 3] = [
+    pub const ALL: [HeuristicKind; 4] = [
         HeuristicKind::Misplaced,
         HeuristicKind::Manhattan,
         HeuristicKind::LinearConflict,
+        HeuristicKind::WalkingDistance,
     ];
+
+    /// Whether the heuristic handles boards of `size` (walking distance: up to 4 x 4).
+    pub fn supports(self, size: crate::Size) -> bool {
+        self != HeuristicKind::WalkingDistance
+            || (size.width() <= walking_distance::MAX_SIDE
+                && size.height() <= walking_distance::MAX_SIDE)
+    }
 
     /// The name used on the command line.
     pub fn name(self) -> &'static str {
@@ -54,24 +66,28 @@ impl HeuristicKind {
             HeuristicKind::Misplaced => "misplaced",
             HeuristicKind::Manhattan => "manhattan",
             HeuristicKind::LinearConflict => "linear-conflict",
+            HeuristicKind::WalkingDistance => "walking-distance",
         }
     }
 
-    /// Evaluates this heuristic on `board` towards `goal` (same size assumed).
+    /// Evaluates this heuristic on `board` towards `goal` (same size assumed); `None` if
+    /// it does not handle the size (see [`supports`](HeuristicKind::supports)).
     ///
     /// ```
     /// use npuzzle::{Board, HeuristicKind};
     /// let b: Board = "8 1 3/4 0 2/7 6 5".parse().unwrap();
     /// let g = Board::solved(b.size());
-    /// assert_eq!(HeuristicKind::Misplaced.estimate(&b, &g), 5);
-    /// assert_eq!(HeuristicKind::Manhattan.estimate(&b, &g), 10);
+    /// assert_eq!(HeuristicKind::Misplaced.estimate(&b, &g), Some(5));
+    /// assert_eq!(HeuristicKind::Manhattan.estimate(&b, &g), Some(10));
+    /// assert_eq!(HeuristicKind::WalkingDistance.estimate(&b, &g), Some(10));
     /// ```
-    pub fn estimate(self, board: &Board, goal: &Board) -> u32 {
-        match self {
+    pub fn estimate(self, board: &Board, goal: &Board) -> Option<u32> {
+        Some(match self {
             HeuristicKind::Misplaced => Misplaced::new(goal).estimate(board.cells()),
             HeuristicKind::Manhattan => Manhattan::new(goal).estimate(board.cells()),
             HeuristicKind::LinearConflict => LinearConflict::new(goal).estimate(board.cells()),
-        }
+            HeuristicKind::WalkingDistance => WalkingDistance::new(goal)?.estimate(board.cells()),
+        })
     }
 }
 
@@ -88,8 +104,9 @@ impl FromStr for HeuristicKind {
             "misplaced" | "hamming" => Ok(HeuristicKind::Misplaced),
             "manhattan" | "md" => Ok(HeuristicKind::Manhattan),
             "linear-conflict" | "linear" | "lc" => Ok(HeuristicKind::LinearConflict),
+            "walking-distance" | "wd" => Ok(HeuristicKind::WalkingDistance),
             _ => Err(format!(
-                "expected misplaced, manhattan or linear-conflict, found {s:?}"
+                "expected misplaced, manhattan, linear-conflict or walking-distance, found {s:?}"
             )),
         }
     }
@@ -144,6 +161,9 @@ mod tests {
             check_updates(&Misplaced::new(&g), &b);
             check_updates(&Manhattan::new(&g), &b);
             check_updates(&LinearConflict::new(&g), &b);
+            if let Some(wd) = WalkingDistance::new(&g) {
+                check_updates(&wd, &b);
+            }
         }
     }
 

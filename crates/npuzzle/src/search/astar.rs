@@ -5,7 +5,9 @@ use std::hash::{BuildHasherDefault, Hasher};
 use super::{precheck, Limits, MoveTable, Solution, Stats, Watch};
 use crate::board::Board;
 use crate::error::SearchError;
-use crate::heuristic::{Heuristic, HeuristicKind, LinearConflict, Manhattan, Misplaced};
+use crate::heuristic::{
+    Heuristic, HeuristicKind, LinearConflict, Manhattan, Misplaced, WalkingDistance,
+};
 use crate::moves::Direction;
 
 /// A multiplicative hasher for packed states: the keys are already well spread, and the
@@ -67,6 +69,16 @@ pub fn astar(
         HeuristicKind::Misplaced => run(start, goal, &Misplaced::new(goal), limits),
         HeuristicKind::Manhattan => run(start, goal, &Manhattan::new(goal), limits),
         HeuristicKind::LinearConflict => run(start, goal, &LinearConflict::new(goal), limits),
+        HeuristicKind::WalkingDistance => match WalkingDistance::new(goal) {
+            Some(h) => run(start, goal, &h, limits),
+            None => Err(SearchError::Unsupported {
+                algorithm: "astar",
+                reason: format!(
+                    "walking distance handles boards up to 4x4, not {}",
+                    goal.size()
+                ),
+            }),
+        },
     }
 }
 

@@ -1,7 +1,9 @@
 use super::{precheck, Limits, MoveTable, Solution, Stats, Watch};
 use crate::board::Board;
 use crate::error::SearchError;
-use crate::heuristic::{Heuristic, HeuristicKind, LinearConflict, Manhattan, Misplaced};
+use crate::heuristic::{
+    Heuristic, HeuristicKind, LinearConflict, Manhattan, Misplaced, WalkingDistance,
+};
 use crate::moves::Direction;
 
 /// Iterative-deepening A*: a shortest solution in memory proportional to its length.
@@ -30,6 +32,16 @@ pub fn idastar(
         HeuristicKind::LinearConflict => {
             run(start, goal, &LinearConflict::new(goal), "idastar", limits)
         }
+        HeuristicKind::WalkingDistance => match WalkingDistance::new(goal) {
+            Some(h) => run(start, goal, &h, "idastar", limits),
+            None => Err(SearchError::Unsupported {
+                algorithm: "idastar",
+                reason: format!(
+                    "walking distance handles boards up to 4x4, not {}",
+                    goal.size()
+                ),
+            }),
+        },
     }
 }
 
@@ -246,5 +258,15 @@ pub fn idastar_all(
         HeuristicKind::Misplaced => go(start, goal, &Misplaced::new(goal), limits, max),
         HeuristicKind::Manhattan => go(start, goal, &Manhattan::new(goal), limits, max),
         HeuristicKind::LinearConflict => go(start, goal, &LinearConflict::new(goal), limits, max),
+        HeuristicKind::WalkingDistance => match WalkingDistance::new(goal) {
+            Some(h) => go(start, goal, &h, limits, max),
+            None => Err(SearchError::Unsupported {
+                algorithm: "idastar",
+                reason: format!(
+                    "walking distance handles boards up to 4x4, not {}",
+                    goal.size()
+                ),
+            }),
+        },
     }
 }
