@@ -34,13 +34,13 @@ pub struct Args {
     #[arg(long = "heuristic", short = 'H', default_value = "linear-conflict", value_parser = |s: &str| s.parse::<HeuristicKind>())]
     pub heuristic: HeuristicKind,
     /// How to write the moves: tile (U2LDR3), blank (uldr) or tiles (1 2 5 6).
-    #[arg(long, short, default_value = "tile", value_parser = |s: &str| s.parse::<Notation>())]
+    #[arg(long, default_value = "tile", value_parser = |s: &str| s.parse::<Notation>())]
     pub notation: Notation,
     /// Print every optimal solution (with idastar; auto switches to it).
     #[arg(long, conflicts_with = "first")]
     pub all: bool,
     /// Print the first N optimal solutions (with idastar).
-    #[arg(short = 'N', long = "first", value_name = "N")]
+    #[arg(short = 'n', long = "first", value_name = "N")]
     pub first: Option<usize>,
     /// Print search statistics (algorithm, expanded, generated, peak states, time).
     #[arg(long)]

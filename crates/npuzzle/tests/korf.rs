@@ -1,0 +1,75 @@
+//! Korf's 15-puzzle instances against their published optimal lengths.
+
+use npuzzle::heuristic::pdb::{partition, PatternDb};
+use npuzzle::search::{idastar_pdb, idastar_pdb_parallel, PdbHeuristic};
+use npuzzle::{Board, Limits, Size};
+
+/// (id, board, optimal length) from testdata/korf100.txt; goal 0 1 2 ... 15.
+fn korf100() -> Vec<(u32, Board, u32)> {
+    let text = include_str!("../../../testdata/korf100.txt");
+    let size = Size::square(4).unwrap();
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let v: Vec<u32> = l.split_whitespace().map(|x| x.parse().unwrap()).collect();
+            let cells = v[1..17].iter().map(|&c| c as u8).collect();
+            (v[0], Board::from_cells(size, cells).unwrap(), v[17])
+        })
+        .collect()
+}
+
+fn goal() -> Board {
+    Board::from_cells(Size::square(4).unwrap(), (0..16).collect()).unwrap()
+}
+
+fn heuristic(spec: &str) -> PdbHeuristic {
+    let goal = goal();
+    let limits = Limits::default();
+    let dbs = partition(&goal, spec)
+        .unwrap()
+        .iter()
+        .map(|tiles| PatternDb::build(&goal, tiles, &limits, 0, &mut |_| {}).unwrap())
+        .collect();
+    PdbHeuristic::new(&goal, dbs).unwrap()
+}
+
+#[test]
+fn the_file_sums_to_the_published_total() {
+    let set = korf100();
+    assert_eq!(set.len(), 100);
+    assert_eq!(set.iter().map(|s| s.2).sum::<u32>(), 5305);
+}
+
+/// With the small 5-5-5 databases (built in seconds), the quick instances.
+#[test]
+fn quick_instances_solve_optimally() {
+    let h = heuristic("5-5-5");
+    let goal = goal();
+    let limits = Limits::default();
+    for (id, board, optimal) in korf100()
+        .into_iter()
+        .filter(|k| [2, 4, 17, 79].contains(&k.0))
+    {
+        assert!(h.estimate(&board) <= optimal);
+        let s = idastar_pdb(&board, &goal, &h, &limits).unwrap();
+        assert_eq!(s.len() as u32, optimal, "instance {id}");
+        let p = idastar_pdb_parallel(&board, &goal, &h, &limits, 2).unwrap();
+        assert_eq!(p.len() as u32, optimal, "instance {id}, two threads");
+        let mut b = board.clone();
+        b.apply_all(&p.moves).unwrap();
+        assert_eq!(b, goal);
+    }
+}
+
+/// All 100 with the 7-8 databases (about 5 minutes to build, then about a second):
+/// `cargo test --release -p npuzzle --test korf -- --ignored`.
+#[test]
+#[ignore]
+fn all_hundred_with_seven_eight() {
+    let h = heuristic("7-8");
+    let goal = goal();
+    for (id, board, optimal) in korf100() {
+        let s = idastar_pdb(&board, &goal, &h, &Limits::default()).unwrap();
+        assert_eq!(s.len() as u32, optimal, "instance {id}");
+    }
+}
