@@ -579,6 +579,11 @@ impl Ctx<'_> {
         let mut cur_p = u64::MAX;
         let mut occupied = 0u64;
         let mut slot_of = [0u8; MAX_CELLS];
+        // Per placement: its free cells in order, and how many free cells lie below each
+        // cell (branch-free lookups instead of bit-walking loops per state).
+        let mut free_list = [0u8; MAX_CELLS];
+        let mut free_below = [0u8; MAX_CELLS + 1];
+        let n = self.grid.all.count_ones() as usize;
         for w in lo..hi {
             let v = self.marks[w].load(Ordering::Relaxed);
             let mut cur = v & !(v >> 1) & LO;
@@ -596,14 +601,18 @@ impl Ctx<'_> {
                         occupied |= 1 << c;
                         slot_of[c as usize] = i as u8;
                     }
+                    let mut count = 0u8;
+                    for cell in 0..n {
+                        free_below[cell] = count;
+                        if occupied & (1 << cell) == 0 {
+                            free_list[count as usize] = cell as u8;
+                            count += 1;
+                        }
+                    }
                 }
                 let free = !occupied & self.grid.all;
                 // The blank's cell: the j-th free cell.
-                let mut f = free;
-                for _ in 0..j {
-                    f &= f - 1;
-                }
-                let b = f.trailing_zeros() as usize;
+                let b = free_list[j] as usize;
                 // Each pattern tile next to the blank can slide into it.
                 let mut movers = self.grid.neighbours[b] & occupied;
                 while movers != 0 {
@@ -617,7 +626,8 @@ impl Ctx<'_> {
                     let p2 = self.place.index(&pos[..self.k]);
                     pos[i] = c as u8;
                     let free2 = (free & !(1u64 << b)) | (1u64 << c);
-                    let j2 = popcount(free2 & ((1u64 << c) - 1)) as usize;
+                    // Free cells below c after the move: those below it now, less b.
+                    let j2 = free_below[c] as usize - usize::from(b < c);
                     if slot(self.marks, p2, self.s, j2) != 0 {
                         continue;
                     }
