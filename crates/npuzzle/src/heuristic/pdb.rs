@@ -602,8 +602,8 @@ impl Ctx<'_> {
                         slot_of[c as usize] = i as u8;
                     }
                     let mut count = 0u8;
-                    for cell in 0..n {
-                        free_below[cell] = count;
+                    for (cell, below) in free_below.iter_mut().enumerate().take(n) {
+                        *below = count;
                         if occupied & (1 << cell) == 0 {
                             free_list[count as usize] = cell as u8;
                             count += 1;
