@@ -90,6 +90,19 @@ pub fn interrupt_flag() -> Arc<AtomicBool> {
     .clone()
 }
 
+/// A count with thousands separators: `181,440`.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// Reads a byte count: a number with an optional K, M, G or T suffix (binary units).
 pub fn parse_bytes(s: &str) -> Result<u64, String> {
     let t = s

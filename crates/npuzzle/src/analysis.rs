@@ -16,7 +16,7 @@
 //! a vertical one rotates `width` consecutive tiles of it, so successors cost at most one
 //! rank; the layers are expanded by all threads at once, marking with atomic bit-ors.
 
-use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, Size};
@@ -508,28 +508,7 @@ impl Indexer {
 
 /// Runs `work` over `0..words` in chunks on `threads` threads; sums what it returns.
 fn run_pass(threads: usize, words: usize, work: impl Fn(usize, usize) -> u64 + Sync) -> u64 {
-    const CHUNK: usize = 1 << 14;
-    if threads <= 1 {
-        return work(0, words);
-    }
-    let next = AtomicUsize::new(0);
-    std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut sum = 0;
-                    loop {
-                        let lo = next.fetch_add(CHUNK, Ordering::Relaxed);
-                        if lo >= words {
-                            return sum;
-                        }
-                        sum += work(lo, (lo + CHUNK).min(words));
-                    }
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().expect("worker")).sum()
-    })
+    crate::search::run_chunks(threads, words, 1 << 14, |lo, hi| (work(lo, hi), 0)).0
 }
 
 /// Expands the current layer's states in words `lo..hi`; returns how many new states it

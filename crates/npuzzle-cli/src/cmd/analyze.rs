@@ -8,6 +8,7 @@ use npuzzle::analysis::Analysis;
 use npuzzle::{Board, SearchError};
 use serde_json::json;
 
+use crate::opts::thousands;
 use crate::opts::{parse_size, LimitOpts};
 use crate::tables::{build, cache_dir, save};
 use crate::{Fail, LIMIT, OK};
@@ -94,18 +95,6 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         save(cache_dir(&args.cache_dir).as_deref(), &a.table, args.json);
     }
     Ok(OK)
-}
-
-fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 fn report(a: &Analysis, goal: &Board, out: &mut impl Write) -> std::io::Result<()> {

@@ -7,6 +7,7 @@ use clap::Args as ClapArgs;
 use npuzzle::{is_solvable, solve, Algorithm, Board, HeuristicKind, SearchError};
 use serde_json::json;
 
+use crate::opts::thousands;
 use crate::opts::{BoardOpts, LimitOpts};
 use crate::{Fail, OK};
 
@@ -45,18 +46,6 @@ pub fn runs() -> Vec<(Algorithm, Option<HeuristicKind>)> {
     }
     v.push((Algorithm::Table, None));
     v
-}
-
-fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 fn human_time(d: Duration) -> String {

@@ -12,7 +12,7 @@
 //! Two bits per (placement, free cell) track the search as in
 //! [`analysis`](crate::analysis); one byte per placement holds the result.
 
-use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, Size};
@@ -664,32 +664,7 @@ fn run_pass(
     words: usize,
     work: impl Fn(usize, usize) -> (u64, u64) + Sync,
 ) -> (u64, u64) {
-    const CHUNK: usize = 1 << 12;
-    if threads <= 1 {
-        return work(0, words);
-    }
-    let next = AtomicUsize::new(0);
-    std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut sum = (0, 0);
-                    loop {
-                        let lo = next.fetch_add(CHUNK, Ordering::Relaxed);
-                        if lo >= words {
-                            return sum;
-                        }
-                        let (a, b) = work(lo, (lo + CHUNK).min(words));
-                        sum = (sum.0 + a, sum.1 + b);
-                    }
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("worker"))
-            .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
-    })
+    crate::search::run_chunks(threads, words, 1 << 12, work)
 }
 
 /// The tiles a goal has on `cells` (the blank's cell left out).

@@ -163,6 +163,41 @@ impl Watch {
     }
 }
 
+/// Runs `work` over `0..words` in chunks of `chunk` on `threads` threads, each taking
+/// the next chunk as it finishes one; sums the pairs it returns.
+pub(crate) fn run_chunks(
+    threads: usize,
+    words: usize,
+    chunk: usize,
+    work: impl Fn(usize, usize) -> (u64, u64) + Sync,
+) -> (u64, u64) {
+    if threads <= 1 {
+        return work(0, words);
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut sum = (0, 0);
+                    loop {
+                        let lo = next.fetch_add(chunk, Ordering::Relaxed);
+                        if lo >= words {
+                            return sum;
+                        }
+                        let (a, b) = work(lo, (lo + chunk).min(words));
+                        sum = (sum.0 + a, sum.1 + b);
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("worker thread"))
+            .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+    })
+}
+
 /// Checks sizes and solvability; `Ok(true)` when the start is already the goal.
 pub(crate) fn precheck(start: &Board, goal: &Board) -> Result<bool, SearchError> {
     if start.size() != goal.size() {
