@@ -71,7 +71,26 @@ pub(crate) struct Dfs<'a, H> {
     pub(crate) found: Vec<Vec<Direction>>,
 }
 
-impl<H: Heuristic> Dfs<'_, H> {
+impl<'a, H: Heuristic> Dfs<'a, H> {
+    /// A search from `start` towards `goal`, pruning by `h` if `prune`.
+    pub(crate) fn new(h: &'a H, start: &Board, goal: &'a Board, prune: bool, watch: Watch) -> Self {
+        Dfs {
+            h,
+            prune,
+            mt: MoveTable::new(start.size()),
+            cells: start.cells().to_vec(),
+            goal: goal.cells(),
+            path: Vec::new(),
+            stats: Stats::default(),
+            bound: 0,
+            next_bound: 0,
+            watch,
+            stopped: false,
+            want: 0,
+            found: Vec::new(),
+        }
+    }
+
     /// Searches below the current state; true when the goal was reached (the path holds
     /// the moves).
     fn dfs(&mut self, blank: usize, g: u32, hv: u32, back: Option<Direction>) -> bool {
@@ -178,21 +197,7 @@ pub(crate) fn run<H: Heuristic>(
         });
     }
     let h0 = h.estimate(start.cells());
-    let mut dfs = Dfs {
-        h,
-        prune: name == "idastar",
-        mt: MoveTable::new(start.size()),
-        cells: start.cells().to_vec(),
-        goal: goal.cells(),
-        path: Vec::new(),
-        stats: Stats::default(),
-        bound: 0,
-        next_bound: 0,
-        watch,
-        stopped: false,
-        want: 0,
-        found: Vec::new(),
-    };
+    let mut dfs = Dfs::new(h, start, goal, name == "idastar", watch);
     dfs.run(start.blank(), h0, solution_parity(start, goal), name)
 }
 
@@ -231,21 +236,8 @@ pub fn idastar_all(
         if precheck(start, goal)? {
             return Ok((vec![vec![]], Stats::default()));
         }
-        let mut dfs = Dfs {
-            h,
-            prune: true,
-            mt: MoveTable::new(start.size()),
-            cells: start.cells().to_vec(),
-            goal: goal.cells(),
-            path: Vec::new(),
-            stats: Stats::default(),
-            bound: 0,
-            next_bound: 0,
-            watch,
-            stopped: false,
-            want: max.max(1),
-            found: Vec::new(),
-        };
+        let mut dfs = Dfs::new(h, start, goal, true, watch);
+        dfs.want = max.max(1);
         let sol = dfs.run(
             start.blank(),
             h.estimate(start.cells()),
