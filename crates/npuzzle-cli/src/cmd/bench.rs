@@ -188,7 +188,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     std::thread::scope(|sc| -> Result<(), Fail> {
         for _ in 1..workers {
             sc.spawn(|| {
-                solve_some(
+                while solve_one(
                     &instances,
                     &goals,
                     &heuristics,
@@ -196,7 +196,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                     per_search,
                     &next,
                     &results,
-                )
+                ) {}
             });
         }
         // This thread solves too, and prints the results in order as they complete.
@@ -313,16 +313,4 @@ fn solve_one(
     let r = idastar_pdb_parallel(&instances[i].board, goal, h, limits, threads);
     *results[i].lock().expect("no panics while held") = Some(r);
     true
-}
-
-fn solve_some(
-    instances: &[Instance],
-    goals: &[usize],
-    heuristics: &[(Board, npuzzle::search::PdbHeuristic)],
-    limits: &npuzzle::Limits,
-    threads: usize,
-    next: &AtomicUsize,
-    results: &[Slot],
-) {
-    while solve_one(instances, goals, heuristics, limits, threads, next, results) {}
 }

@@ -153,13 +153,9 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                 Err(SearchError::Unsolvable) => {
                     print_unsolvable(out, &args, &board, Algorithm::Idastar, Some(&name))?
                 }
-                Err(e @ (SearchError::MemoryLimit { .. } | SearchError::TimeLimit { .. })) => {
-                    report(out, &format!("{board}: {e}"))?;
-                    code = merge(code, LIMIT);
-                }
                 Err(e) => {
                     report(out, &format!("{board}: {e}"))?;
-                    code = merge(code, BAD_INPUT);
+                    code = merge(code, exit_code(&e));
                 }
             }
             continue;
@@ -178,7 +174,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                     }
                     Err(e) => {
                         report(out, &format!("{board}: {e}"))?;
-                        code = merge(code, LIMIT);
+                        code = merge(code, exit_code(&e));
                         continue;
                     }
                 }
@@ -195,7 +191,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                 }
                 Err(e) => {
                     report(out, &format!("{board}: {e}"))?;
-                    code = merge(code, LIMIT);
+                    code = merge(code, exit_code(&e));
                 }
             }
             continue;
@@ -208,13 +204,9 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             Err(SearchError::Unsolvable) => {
                 print_unsolvable(out, &args, &board, algo, hname.as_deref())?
             }
-            Err(e @ (SearchError::MemoryLimit { .. } | SearchError::TimeLimit { .. })) => {
-                report(out, &format!("{board}: {e}"))?;
-                code = merge(code, LIMIT);
-            }
             Err(e) => {
                 report(out, &format!("{board}: {e}"))?;
-                code = merge(code, BAD_INPUT);
+                code = merge(code, exit_code(&e));
             }
         }
     }
@@ -338,4 +330,13 @@ fn print_all(
         )?;
     }
     Ok(())
+}
+
+/// The exit code a search error calls for: a limit reached (3), or input the search
+/// cannot take (2).
+fn exit_code(e: &SearchError) -> u8 {
+    match e {
+        SearchError::MemoryLimit { .. } | SearchError::TimeLimit { .. } => LIMIT,
+        _ => BAD_INPUT,
+    }
 }
