@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use npuzzle::cache::{checksum, default_dir};
 use npuzzle::error::human_bytes;
-use npuzzle::heuristic::pdb::{build_memory, partition, PatternDb, Placement};
+use npuzzle::heuristic::pdb::{build_memory, partition, Load, PatternDb, Placement};
 use npuzzle::search::PdbHeuristic;
 use npuzzle::{Board, Limits};
 
@@ -38,9 +38,8 @@ pub fn file_name(goal: &Board, tiles: &[u8]) -> String {
 }
 
 /// The sound database in `path`, or why not.
-pub fn load(path: &Path, goal: &Board, tiles: &[u8]) -> Result<PatternDb, String> {
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
-    let db = PatternDb::from_vec(bytes).map_err(|e| e.to_string())?;
+pub fn load(path: &Path, goal: &Board, tiles: &[u8], how: Load) -> Result<PatternDb, String> {
+    let db = PatternDb::open(path, how).map_err(|e| e.to_string())?;
     if db.goal() != goal || db.tiles() != tiles {
         return Err(format!(
             "expected tiles {tiles:?} for goal {goal}, found tiles {:?} for goal {}",
@@ -115,13 +114,14 @@ pub fn heuristic(
     limits: &Limits,
     threads: usize,
     dir: Option<&Path>,
+    how: Load,
 ) -> Result<PdbHeuristic, Fail> {
     let parts = partition(goal, spec).map_err(|e| Fail::input(format!("--pdb: {e}")))?;
     let mut dbs = Vec::new();
     for tiles in &parts {
         let path = dir.map(|d| d.join(file_name(goal, tiles)));
         let loaded = match &path {
-            Some(p) if p.exists() => match load(p, goal, tiles) {
+            Some(p) if p.exists() => match load(p, goal, tiles, how) {
                 Ok(db) => Some(db),
                 Err(e) => {
                     eprintln!("npuzzle: {}: {e}; rebuilding it", p.display());

@@ -638,7 +638,33 @@ fn pattern_databases_build_list_verify_and_solve() {
         let w: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
         assert_eq!(v["length"], w["length"], "{board}");
         assert!(v["heuristic"].as_str().unwrap().contains("reflection"));
+        // Mapped or read into memory, the same answer.
+        for how in ["map", "read"] {
+            let o = npuzzle(
+                &[
+                    "solve",
+                    "--json",
+                    "--pdb",
+                    "1,2,3,4/5,6,7,8",
+                    "--pdb-load",
+                    how,
+                    "--pdb-dir",
+                    d,
+                    board,
+                ],
+                "",
+            );
+            let x: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+            assert_eq!(x["length"], w["length"], "{board} {how}");
+        }
     }
+    let o = npuzzle(&["solve", "--pdb-load", "mmap", "8 6 7/2 5 4/3 0 1"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("expected auto, map or read, found \"mmap\""),
+        "{}",
+        text(&o.stderr)
+    );
     // A corrupt file is found by verify and rebuilt on use.
     let file = std::fs::read_dir(&dir)
         .unwrap()
@@ -772,4 +798,31 @@ fn all_and_first_enumerate_optimal_solutions() {
         "",
     );
     assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn a_named_heuristic_wins_over_pattern_databases() {
+    // auto on 4x4 uses pattern databases, but not when a heuristic is named: nothing is
+    // built in the (empty) database directory and the named heuristic does the work.
+    let dir = temp_dir("named-heuristic");
+    let d = dir.to_str().unwrap();
+    let o = npuzzle(
+        &[
+            "solve",
+            "--json",
+            "--heuristic",
+            "manhattan",
+            "--pdb-dir",
+            d,
+            "1 2 3 4/5 6 7 8/9 10 11 12/13 0 14 15",
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+    assert_eq!(v["length"], 2);
+    assert_eq!(v["heuristic"], "manhattan");
+    assert!(!text(&o.stderr).contains("building"), "{}", text(&o.stderr));
+    assert_eq!(std::fs::read_dir(&dir).map_or(0, |r| r.count()), 0);
+    let _ = std::fs::remove_dir_all(dir);
 }

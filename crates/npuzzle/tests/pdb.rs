@@ -5,7 +5,7 @@ mod common;
 use std::collections::{HashMap, VecDeque};
 
 use common::{all_boards, distances, reaches};
-use npuzzle::heuristic::pdb::PatternDb;
+use npuzzle::heuristic::pdb::{Load, PatternDb};
 use npuzzle::search::{idastar_pdb, PdbHeuristic};
 use npuzzle::{Board, Limits, Size};
 
@@ -157,6 +157,37 @@ fn files_round_trip_and_catch_corruption() {
             "length {len}"
         );
     }
+
+    // From files: mapped, read into memory of its own, and auto; the same entries; a
+    // flipped byte, a truncated file, an empty one and a missing one are refused.
+    let dir = std::env::temp_dir().join(format!("npuzzle-pdb-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.npz");
+    std::fs::write(&good, &bytes).unwrap();
+    for how in [Load::Map, Load::Read, Load::Auto] {
+        let db2 = PatternDb::open(&good, how).unwrap();
+        assert_eq!(db2.entries(), db.entries(), "{how:?}");
+        assert_eq!(db2.to_bytes(), bytes, "{how:?}");
+        assert_eq!(db2.clone().entries(), db.entries(), "{how:?}");
+        let mut bad = bytes.clone();
+        bad[bytes.len() / 3] ^= 1;
+        let p = dir.join("flipped.npz");
+        std::fs::write(&p, &bad).unwrap();
+        let e = PatternDb::open(&p, how).unwrap_err().to_string();
+        assert!(e.contains("checksum"), "{how:?}: {e}");
+        let p = dir.join("short.npz");
+        std::fs::write(&p, &bytes[..bytes.len() - 100]).unwrap();
+        assert!(PatternDb::open(&p, how).is_err(), "{how:?}");
+        let p = dir.join("empty.npz");
+        std::fs::write(&p, b"").unwrap();
+        let e = PatternDb::open(&p, how).unwrap_err().to_string();
+        assert!(e.contains("expected"), "{how:?}: {e}");
+        let e = PatternDb::open(&dir.join("missing.npz"), how)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("missing.npz"), "{how:?}: {e}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

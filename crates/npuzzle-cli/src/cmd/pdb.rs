@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args as ClapArgs, Subcommand};
 use npuzzle::error::human_bytes;
-use npuzzle::heuristic::pdb::{partition, PatternDb};
+use npuzzle::heuristic::pdb::{partition, Load, PatternDb};
 use npuzzle::Board;
 
 use crate::opts::{parse_size, LimitOpts};
@@ -96,7 +96,10 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             let parts = partition(&goal, &pdb).map_err(|e| Fail::input(format!("--pdb: {e}")))?;
             for tiles in &parts {
                 let path = dir.join(file_name(&goal, tiles));
-                if !force && path.exists() && crate::pdbs::load(&path, &goal, tiles).is_ok() {
+                if !force
+                    && path.exists()
+                    && crate::pdbs::load(&path, &goal, tiles, Load::Map).is_ok()
+                {
                     writeln!(out, "{}: present", path.display())?;
                     continue;
                 }
@@ -116,10 +119,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         Action::List => {
             for p in files(&dir) {
                 let meta = std::fs::metadata(&p)?;
-                let desc = match std::fs::read(&p)
-                    .map_err(|e| e.to_string())
-                    .and_then(|b| PatternDb::from_bytes(&b).map_err(|e| e.to_string()))
-                {
+                let desc = match PatternDb::map(&p) {
                     Ok(db) => format!(
                         "{} goal {} tiles {:?}",
                         db.goal().size(),
@@ -135,10 +135,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         Action::Verify => {
             let mut code = OK;
             for p in files(&dir) {
-                match std::fs::read(&p)
-                    .map_err(|e| e.to_string())
-                    .and_then(|b| PatternDb::from_bytes(&b).map_err(|e| e.to_string()))
-                {
+                match PatternDb::map(&p) {
                     Ok(_) => writeln!(out, "{}: ok", p.display())?,
                     Err(e) => {
                         writeln!(out, "{}: {e}", p.display())?;

@@ -30,9 +30,11 @@ pub struct Args {
     /// Search algorithm: auto, bfs, bibfs, astar, iddfs, idastar or table.
     #[arg(long, short, default_value = "auto", value_parser = |s: &str| s.parse::<Algorithm>())]
     pub algo: Algorithm,
-    /// Heuristic for astar and idastar: misplaced, manhattan or linear-conflict.
-    #[arg(long = "heuristic", short = 'H', default_value = "linear-conflict", value_parser = |s: &str| s.parse::<HeuristicKind>())]
-    pub heuristic: HeuristicKind,
+    /// Heuristic for astar and idastar: misplaced, manhattan, linear-conflict or
+    /// walking-distance [default: linear-conflict; auto uses pattern databases on 16 cells
+    /// or more unless a heuristic is given].
+    #[arg(long = "heuristic", short = 'H', value_parser = |s: &str| s.parse::<HeuristicKind>())]
+    pub heuristic: Option<HeuristicKind>,
     /// How to write the moves: tile (U2LDR3), blank (uldr) or tiles (1 2 5 6).
     #[arg(long, default_value = "tile", value_parser = |s: &str| s.parse::<Notation>())]
     pub notation: Notation,
@@ -58,6 +60,10 @@ pub struct Args {
     /// Where pattern databases are kept [default: $NPUZZLE_PDB_DIR, else the cache directory].
     #[arg(long, value_name = "DIR")]
     pub pdb_dir: Option<std::path::PathBuf>,
+    /// How database files are loaded: map (start at once), read (into huge pages: lookups
+    /// about 15% faster, about 1 s to load the 24-puzzle's), auto (map up to 4x4, read beyond).
+    #[arg(long, value_name = "HOW", default_value = "auto")]
+    pub pdb_load: npuzzle::heuristic::pdb::Load,
     /// Where distance tables are kept [default: $NPUZZLE_CACHE_DIR, else ~/.cache/npuzzle].
     #[arg(long, value_name = "DIR")]
     pub cache_dir: Option<std::path::PathBuf>,
@@ -75,7 +81,8 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         ));
     }
     let limits = args.limits.limits();
-    let mut solver = Solver::new(args.algo, args.heuristic, limits.clone());
+    let heuristic_kind = args.heuristic.unwrap_or(HeuristicKind::LinearConflict);
+    let mut solver = Solver::new(args.algo, heuristic_kind, limits.clone());
     let cache = tables::cache_dir(&args.cache_dir);
     let mut looked: HashSet<Board> = HashSet::new();
     let mut pdb_cache: Vec<(Board, npuzzle::search::PdbHeuristic)> = Vec::new();
@@ -115,10 +122,13 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                 "--all and --first enumerate solutions with --algo idastar (or auto)",
             ));
         }
-        // Pattern databases: asked for, or auto on 16 cells or more.
+        // Pattern databases: asked for, or auto on 16 cells or more unless a heuristic
+        // was named.
         let pdb_spec = match (&args.pdb, args.algo) {
             (Some(p), Algorithm::Auto | Algorithm::Idastar) => Some(p.clone()),
-            (None, Algorithm::Auto) if board.size().cells() >= 16 => Some("auto".to_string()),
+            (None, Algorithm::Auto) if board.size().cells() >= 16 && args.heuristic.is_none() => {
+                Some("auto".to_string())
+            }
             _ => None,
         };
         if let Some(spec) = pdb_spec {
@@ -134,6 +144,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                     &limits,
                     0,
                     crate::pdbs::pdb_dir(&args.pdb_dir).as_deref(),
+                    args.pdb_load,
                 )?;
                 pdb_cache.push((goal.clone(), h));
             }
@@ -185,9 +196,9 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                 print_unsolvable(out, &args, &board, Algorithm::Idastar, None)?;
                 continue;
             }
-            match npuzzle::search::idastar_all(&board, &goal, args.heuristic, &limits, max) {
+            match npuzzle::search::idastar_all(&board, &goal, heuristic_kind, &limits, max) {
                 Ok((all, stats)) => {
-                    print_all(out, &args, &board, &all, stats, args.heuristic.name())?
+                    print_all(out, &args, &board, &all, stats, heuristic_kind.name())?
                 }
                 Err(e) => {
                     report(out, &format!("{board}: {e}"))?;
@@ -197,7 +208,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             continue;
         }
         let algo = solver.resolve(&goal);
-        let heuristic = algo.uses_heuristic().then_some(args.heuristic);
+        let heuristic = algo.uses_heuristic().then_some(heuristic_kind);
         let hname = heuristic.map(|h| h.name().to_string());
         match solver.solve(&board, &goal) {
             Ok((sol, algo)) => print_solution(out, &args, &board, &sol, algo, hname.as_deref())?,

@@ -7,7 +7,7 @@ use super::idastar::solution_parity;
 use super::{precheck, Limits, MoveTable, Solution, Stats, Watch};
 use crate::board::Board;
 use crate::error::SearchError;
-use crate::heuristic::pdb::PatternDb;
+use crate::heuristic::pdb::{PatternDb, MAX_TILES};
 use crate::moves::Direction;
 
 const NONE: u8 = u8::MAX;
@@ -23,8 +23,11 @@ const NONE: u8 = u8::MAX;
 pub struct PdbHeuristic {
     goal: Board,
     dbs: Vec<PatternDb>,
-    /// For each tile: (database, slot) or NONE.
-    owner: Vec<(u8, u8)>,
+    /// Per side (0 regular, 1 reflected), for each tile of the board: the database and
+    /// slot its lookup changes, or NONE (side 1 is all NONE without reflection).
+    owners: [Vec<(u8, u8)>; 2],
+    /// Per side, each cell's image (identity for side 0).
+    cell_maps: [Vec<u8>; 2],
     /// Reflection: tile renaming and cell map, if the goal allows.
     mirror: Option<(Vec<u8>, Vec<u8>)>,
 }
@@ -59,10 +62,19 @@ impl PdbHeuristic {
                 }
                 (tile, cell)
             });
+        let reflected_owner = match &mirror {
+            Some((tile, _)) => (0..n).map(|t| owner[tile[t] as usize]).collect(),
+            None => vec![(NONE, NONE); n],
+        };
+        let reflected_cells = match &mirror {
+            Some((_, cell)) => cell.clone(),
+            None => (0..n as u8).collect(),
+        };
         Ok(PdbHeuristic {
             goal: goal.clone(),
             dbs,
-            owner,
+            owners: [owner, reflected_owner],
+            cell_maps: [(0..n as u8).collect(), reflected_cells],
             mirror,
         })
     }
@@ -118,17 +130,58 @@ impl PdbHeuristic {
     }
 }
 
+/// The bookkeeping of one lookup (side 0: the board as it is; side 1: reflected): for
+/// each database the cells of its tiles, their index and the entry there; and the sum.
+#[derive(Debug, Clone)]
+struct Side {
+    pos: Vec<[u8; MAX_TILES]>,
+    idx: Vec<u64>,
+    val: Vec<u32>,
+    sum: u32,
+}
+
+impl Side {
+    /// The side for tiles on cells `at` (tile -> cell).
+    fn new(h: &PdbHeuristic, at: &[u8]) -> Side {
+        let mut side = Side {
+            pos: Vec::new(),
+            idx: Vec::new(),
+            val: Vec::new(),
+            sum: 0,
+        };
+        for (db, p) in h.dbs.iter().zip(h.positions(at)) {
+            let mut pos = [0u8; MAX_TILES];
+            pos[..p.len()].copy_from_slice(&p);
+            let idx = db.placement().index(&p);
+            let val = db.at(idx) as u32;
+            side.pos.push(pos);
+            side.idx.push(idx);
+            side.val.push(val);
+            side.sum += val;
+        }
+        side
+    }
+
+    /// The side of no databases: a sum of 0 (for goals that allow no reflection).
+    fn none() -> Side {
+        Side {
+            pos: Vec::new(),
+            idx: Vec::new(),
+            val: Vec::new(),
+            sum: 0,
+        }
+    }
+}
+
+/// What undoing a move needs: each side's old index and entry.
+type Undo = [(u64, u32); 2];
+
 struct Ida<'a> {
     h: &'a PdbHeuristic,
     mt: &'a MoveTable,
     cells: Vec<u8>,
     goal: &'a [u8],
-    pos: Vec<Vec<u8>>,
-    vals: Vec<u32>,
-    sum: u32,
-    rpos: Vec<Vec<u8>>,
-    rvals: Vec<u32>,
-    rsum: u32,
+    sides: [Side; 2],
     path: Vec<Direction>,
     stats: Stats,
     bound: u32,
@@ -152,41 +205,23 @@ impl<'a> Ida<'a> {
         watch: Watch,
     ) -> Ida<'a> {
         let at = PdbHeuristic::cell_of(cells);
-        let pos = h.positions(&at);
-        let vals: Vec<u32> = h
-            .dbs
-            .iter()
-            .zip(&pos)
-            .map(|(db, p)| db.at(db.placement().index(p)) as u32)
-            .collect();
-        let (rpos, rvals) = match &h.mirror {
+        let regular = Side::new(h, &at);
+        let reflected = match &h.mirror {
             Some((tile, cell)) => {
                 let mut rat = vec![0u8; at.len()];
                 for (t, &c) in at.iter().enumerate() {
                     rat[tile[t] as usize] = cell[c as usize];
                 }
-                let rpos = h.positions(&rat);
-                let rvals = h
-                    .dbs
-                    .iter()
-                    .zip(&rpos)
-                    .map(|(db, p)| db.at(db.placement().index(p)) as u32)
-                    .collect();
-                (rpos, rvals)
+                Side::new(h, &rat)
             }
-            None => (pos.clone(), vec![0; h.dbs.len()]),
+            None => Side::none(),
         };
         Ida {
             h,
             mt,
             cells: cells.to_vec(),
             goal,
-            sum: vals.iter().sum(),
-            pos,
-            vals,
-            rsum: rvals.iter().sum(),
-            rpos,
-            rvals,
+            sides: [regular, reflected],
             path: Vec::new(),
             stats: Stats::default(),
             bound: 0,
@@ -201,57 +236,85 @@ impl<'a> Ida<'a> {
 
     #[inline(always)]
     fn h(&self) -> u32 {
-        self.sum.max(self.rsum)
+        self.sides[0].sum.max(self.sides[1].sum)
     }
 
-    /// Moves `tile` from cell `from` to `to` in the heuristic's bookkeeping; returns what
-    /// undoing needs.
+    /// The indices each side's entry for `tile` would take with the tile moved to cell
+    /// `to` (0 where the tile has none), computed from the current ones by the change in
+    /// index, without moving it; asks the processor to fetch the entries. Doing this for
+    /// every child before reading any lets the table reads of siblings overlap instead of
+    /// waiting in turn.
     #[inline(always)]
-    fn shift(&mut self, tile: u8, to: usize) -> (u32, u32) {
-        let mut old = (u32::MAX, u32::MAX);
-        let (d, i) = self.h.owner[tile as usize];
-        if d != NONE {
-            let (d, i) = (d as usize, i as usize);
-            self.pos[d][i] = to as u8;
-            let db = &self.h.dbs[d];
-            let v = db.at(db.placement().index(&self.pos[d])) as u32;
-            old.0 = self.vals[d];
-            self.sum = self.sum + v - old.0;
-            self.vals[d] = v;
-        }
-        if let Some((tmap, cmap)) = &self.h.mirror {
-            let rt = tmap[tile as usize];
-            let (d, i) = self.h.owner[rt as usize];
+    fn fetch(&self, tile: u8, to: usize) -> [u64; 2] {
+        let mut out = [0u64; 2];
+        for (s, side) in self.sides.iter().enumerate() {
+            let (d, i) = self.h.owners[s][tile as usize];
             if d != NONE {
                 let (d, i) = (d as usize, i as usize);
-                self.rpos[d][i] = cmap[to];
                 let db = &self.h.dbs[d];
-                let v = db.at(db.placement().index(&self.rpos[d])) as u32;
-                old.1 = self.rvals[d];
-                self.rsum = self.rsum + v - old.1;
-                self.rvals[d] = v;
+                let pos = &side.pos[d][..db.tiles().len()];
+                let to = self.h.cell_maps[s][to];
+                out[s] = side.idx[d].wrapping_add_signed(db.placement().delta(pos, i, to));
+                db.prefetch(out[s]);
             }
         }
-        old
+        out
     }
 
+    /// The estimate after moving `tile` whose new indices are `idx`, and each side's new
+    /// entry.
     #[inline(always)]
-    fn unshift(&mut self, tile: u8, back: usize, old: (u32, u32)) {
-        let (d, i) = self.h.owner[tile as usize];
-        if d != NONE {
-            let (d, i) = (d as usize, i as usize);
-            self.pos[d][i] = back as u8;
-            self.sum = self.sum + old.0 - self.vals[d];
-            self.vals[d] = old.0;
+    fn peek(&self, tile: u8, idx: [u64; 2]) -> (u32, [u32; 2]) {
+        let mut vals = [0u32; 2];
+        let mut sums = [self.sides[0].sum, self.sides[1].sum];
+        for (s, side) in self.sides.iter().enumerate() {
+            let (d, _) = self.h.owners[s][tile as usize];
+            if d != NONE {
+                let v = self.h.dbs[d as usize].at(idx[s]) as u32;
+                vals[s] = v;
+                sums[s] = sums[s] + v - side.val[d as usize];
+            }
         }
-        if let Some((tmap, cmap)) = &self.h.mirror {
-            let rt = tmap[tile as usize];
-            let (d, i) = self.h.owner[rt as usize];
+        (sums[0].max(sums[1]), vals)
+    }
+
+    /// Moves `tile` to cell `to` in the bookkeeping, given its new indices and entries.
+    #[inline(always)]
+    fn apply(&mut self, tile: u8, to: usize, idx: [u64; 2], vals: [u32; 2]) -> Undo {
+        let mut undo = [(0u64, 0u32); 2];
+        for (s, side) in self.sides.iter_mut().enumerate() {
+            let (d, i) = self.h.owners[s][tile as usize];
             if d != NONE {
                 let (d, i) = (d as usize, i as usize);
-                self.rpos[d][i] = cmap[back];
-                self.rsum = self.rsum + old.1 - self.rvals[d];
-                self.rvals[d] = old.1;
+                side.pos[d][i] = self.h.cell_maps[s][to];
+                undo[s] = (side.idx[d], side.val[d]);
+                side.idx[d] = idx[s];
+                side.sum = side.sum + vals[s] - side.val[d];
+                side.val[d] = vals[s];
+            }
+        }
+        undo
+    }
+
+    /// Moves `tile` to cell `to` in the bookkeeping; returns what undoing needs.
+    #[inline(always)]
+    fn shift(&mut self, tile: u8, to: usize) -> Undo {
+        let idx = self.fetch(tile, to);
+        let (_, vals) = self.peek(tile, idx);
+        self.apply(tile, to, idx, vals)
+    }
+
+    /// Undoes [`shift`](Self::shift) or [`apply`](Self::apply): `tile` goes back to `back`.
+    #[inline(always)]
+    fn unshift(&mut self, tile: u8, back: usize, undo: Undo) {
+        for (s, side) in self.sides.iter_mut().enumerate() {
+            let (d, i) = self.h.owners[s][tile as usize];
+            if d != NONE {
+                let (d, i) = (d as usize, i as usize);
+                side.pos[d][i] = self.h.cell_maps[s][back];
+                side.idx[d] = undo[s].0;
+                side.sum = side.sum + undo[s].1 - side.val[d];
+                side.val[d] = undo[s].1;
             }
         }
     }
@@ -325,16 +388,30 @@ impl<'a> Ida<'a> {
             self.stopped = true;
             return false;
         }
-        for k in 0..self.mt.from(blank).len() {
-            let (d, from) = self.mt.from(blank)[k];
-            if Some(d.inverse()) == back {
+        // Peek at every child first: their table reads overlap instead of waiting in turn.
+        let mt = self.mt;
+        let moves = mt.from(blank);
+        let mut kids = [(0usize, [0u64; 2]); 4];
+        let mut count = 0;
+        for (k, &(d, from)) in moves.iter().enumerate() {
+            if Some(d.inverse()) != back {
+                kids[count] = (k, self.fetch(self.cells[from], blank));
+                count += 1;
+            }
+        }
+        self.stats.generated += count as u64;
+        for &(k, idx) in &kids[..count] {
+            let (d, from) = moves[k];
+            let tile = self.cells[from];
+            let (hc, vals) = self.peek(tile, idx);
+            let f = g + 1 + hc;
+            if f > self.bound {
+                self.next_bound = self.next_bound.min(f);
                 continue;
             }
-            self.stats.generated += 1;
-            let tile = self.cells[from];
             self.cells[blank] = tile;
             self.cells[from] = 0;
-            let old = self.shift(tile, blank);
+            let old = self.apply(tile, blank, idx, vals);
             self.path.push(d);
             if self.dfs(from, g + 1, Some(d)) {
                 return true;
