@@ -470,13 +470,18 @@ impl PatternDb {
                 human_bytes(entries.len() as u64)
             ))
         })?;
-        Ok(PatternDb {
+        Ok(PatternDb::from_parts(Header { start: 0, ..head }, data))
+    }
+
+    /// A database from its checked header and the bytes holding its entries.
+    fn from_parts(head: Header, data: Mmap) -> PatternDb {
+        PatternDb {
             goal: head.goal,
             tiles: head.tiles,
             place: head.place,
             data,
-            start: 0,
-        })
+            start: head.start,
+        }
     }
 
     /// Opens the database in `path` as `how` says, checking it as
@@ -505,10 +510,7 @@ impl PatternDb {
     /// where the system grants them) and checks it as
     /// [`from_bytes`](PatternDb::from_bytes) does. The fastest for searching.
     pub fn read(path: &Path) -> Result<PatternDb, FileError> {
-        let io = |e: io::Error| FileError::Io {
-            path: path.display().to_string(),
-            error: e.to_string(),
-        };
+        let io = io_error(path);
         let mut file = File::open(path).map_err(io)?;
         let len = file.metadata().map_err(io)?.len();
         let len = usize::try_from(len).map_err(|_| {
@@ -520,23 +522,14 @@ impl PatternDb {
         file.read_exact(&mut buf[..len]).map_err(io)?;
         let data = buf.make_read_only().map_err(io)?;
         let head = parse(&data[..len])?;
-        Ok(PatternDb {
-            goal: head.goal,
-            tiles: head.tiles,
-            place: head.place,
-            data,
-            start: head.start,
-        })
+        Ok(PatternDb::from_parts(head, data))
     }
 
     /// Maps the database in `path` read-only, checking it as
     /// [`from_bytes`](PatternDb::from_bytes) does: no copy, and processes mapping the
     /// same file share its pages.
     pub fn map(path: &Path) -> Result<PatternDb, FileError> {
-        let io = |e: io::Error| FileError::Io {
-            path: path.display().to_string(),
-            error: e.to_string(),
-        };
+        let io = io_error(path);
         let file = File::open(path).map_err(io)?;
         #[allow(unsafe_code)]
         // SAFETY: a mapping is undefined behaviour in Rust's terms only if the file
@@ -547,13 +540,15 @@ impl PatternDb {
         // as it could break any program reading it.
         let data = unsafe { Mmap::map(&file) }.map_err(io)?;
         let head = parse(&data)?;
-        Ok(PatternDb {
-            goal: head.goal,
-            tiles: head.tiles,
-            place: head.place,
-            data,
-            start: head.start,
-        })
+        Ok(PatternDb::from_parts(head, data))
+    }
+}
+
+/// Turns an I/O error on `path` into a [`FileError`] naming the file.
+fn io_error(path: &Path) -> impl Fn(io::Error) -> FileError + Copy + '_ {
+    move |e| FileError::Io {
+        path: path.display().to_string(),
+        error: e.to_string(),
     }
 }
 
