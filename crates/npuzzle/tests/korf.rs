@@ -73,3 +73,35 @@ fn all_hundred_with_seven_eight() {
         assert_eq!(s.len() as u32, optimal, "instance {id}");
     }
 }
+
+/// The time limit counts from the start of the whole search, on every thread: weak
+/// databases (pairs of tiles) leave Korf's instance 1 far out of reach, and the search
+/// must give up soon after the limit with the bound it proved, not at the end of the pass
+/// that was running.
+#[test]
+fn the_time_limit_holds_across_passes_and_threads() {
+    let goal = goal();
+    let pairs = "1,2/3,4/5,6/7,8/9,10/11,12/13,14/15";
+    let h = heuristic(pairs);
+    let (_, board, optimal) = korf100().into_iter().next().unwrap();
+    for threads in [1, 2] {
+        let limit = std::time::Duration::from_millis(300);
+        let limits = Limits {
+            time_limit: Some(limit),
+            ..Limits::default()
+        };
+        let clock = std::time::Instant::now();
+        let err = idastar_pdb_parallel(&board, &goal, &h, &limits, threads).unwrap_err();
+        let took = clock.elapsed();
+        match err {
+            npuzzle::SearchError::TimeLimit { lower_bound, .. } => {
+                assert!(lower_bound <= optimal, "{lower_bound} > {optimal}")
+            }
+            e => panic!("expected the time limit, found {e}"),
+        }
+        assert!(
+            took < limit + std::time::Duration::from_millis(1500),
+            "{threads} threads: stopped after {took:?}"
+        );
+    }
+}

@@ -120,6 +120,7 @@ pub fn default_memory_budget() -> u64 {
 }
 
 /// Watches the clock and the cancel flag.
+#[derive(Clone)]
 pub(crate) struct Watch {
     start: Instant,
     deadline: Option<Instant>,

@@ -525,7 +525,7 @@ pub fn idastar_pdb_parallel(
     }
     let parity = solution_parity(start, goal);
     let mt = MoveTable::new(start.size());
-    let h0 = Ida::new(h, &mt, start.cells(), goal.cells(), Watch::new(limits)).h();
+    let h0 = Ida::new(h, &mt, start.cells(), goal.cells(), watch.clone()).h();
     let mut bound = h0 + (h0 + parity) % 2;
     let mut stats = Stats::default();
     let mut last_pass = 0u64;
@@ -533,7 +533,7 @@ pub fn idastar_pdb_parallel(
         // Small passes run on this thread: sharing out costs more than they take. (Korf's
         // 100 average 19,000 nodes an instance; most passes are far below this.)
         if last_pass < SMALL_PASS {
-            let mut ida = Ida::new(h, &mt, start.cells(), goal.cells(), Watch::new(limits));
+            let mut ida = Ida::new(h, &mt, start.cells(), goal.cells(), watch.clone());
             ida.bound = bound;
             ida.next_bound = u32::MAX;
             let hit = ida.dfs(start.blank(), 0, None);
@@ -563,7 +563,7 @@ pub fn idastar_pdb_parallel(
         // as it takes to give every thread 64 nodes.
         let mut frontier = Vec::new();
         let mut next_bound = u32::MAX;
-        let mut root = Ida::new(h, &mt, start.cells(), goal.cells(), Watch::new(limits));
+        let mut root = Ida::new(h, &mt, start.cells(), goal.cells(), watch.clone());
         root.bound = bound;
         for levels in 1..=bound {
             frontier.clear();
@@ -595,8 +595,7 @@ pub fn idastar_pdb_parallel(
                     sc.spawn(|| {
                         // One search state per thread, walked down to each node it takes
                         // and back up, so taking a node allocates nothing.
-                        let mut ida =
-                            Ida::new(h, &mt, start.cells(), goal.cells(), Watch::new(limits));
+                        let mut ida = Ida::new(h, &mt, start.cells(), goal.cells(), watch.clone());
                         ida.abort = Some(&found);
                         ida.bound = bound;
                         let mut nb = u32::MAX;
