@@ -63,9 +63,10 @@ pub struct Args {
     /// Where databases are kept [default: $NPUZZLE_PDB_DIR, else the cache directory].
     #[arg(long, value_name = "DIR")]
     pub pdb_dir: Option<PathBuf>,
-    /// How database files are loaded: map (start at once), read (into huge pages: lookups
-    /// about 15% faster, about 1 s to load the 24-puzzle's), auto (map up to 4x4, read beyond).
-    #[arg(long, value_name = "HOW", default_value = "auto")]
+    /// How database files are loaded: read (into huge pages: a second or so to load, then
+    /// the fastest lookups, and two threads get in each other's way least), map (start at
+    /// once), auto (map up to 4x4, read beyond).
+    #[arg(long, value_name = "HOW", default_value = "read")]
     pub pdb_load: npuzzle::heuristic::pdb::Load,
     #[command(flatten)]
     pub limits: LimitOpts,
