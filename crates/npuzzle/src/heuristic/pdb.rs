@@ -159,8 +159,8 @@ pub struct BuildProgress {
 /// One pattern database: the tiles, the goal, and a byte per placement.
 ///
 /// The entries live in memory of their own, asked of the system with huge pages where it
-/// grants them (a lookup then rarely misses the address-translation cache: the search
-/// runs 1.5 times faster on the 24-puzzle), or in a read-only mapping of the file
+/// grants them (a lookup then rarely misses the address-translation cache: the 24-puzzle
+/// search ran about 15% faster here), or in a read-only mapping of the file
 /// ([`PatternDb::map`]).
 #[derive(Debug)]
 pub struct PatternDb {

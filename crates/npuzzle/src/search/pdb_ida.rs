@@ -143,12 +143,7 @@ struct Side {
 impl Side {
     /// The side for tiles on cells `at` (tile -> cell).
     fn new(h: &PdbHeuristic, at: &[u8]) -> Side {
-        let mut side = Side {
-            pos: Vec::new(),
-            idx: Vec::new(),
-            val: Vec::new(),
-            sum: 0,
-        };
+        let mut side = Side::none();
         for (db, p) in h.dbs.iter().zip(h.positions(at)) {
             let mut pos = [0u8; MAX_TILES];
             pos[..p.len()].copy_from_slice(&p);
