@@ -45,6 +45,16 @@ pub fn idastar(
     }
 }
 
+/// The bound of the next pass: the smallest estimate that went over this one, raised to
+/// the solutions' parity (all solutions of a board share it, so bounds rise by 2).
+pub(crate) fn next_pass_bound(over: u32, parity: u32) -> u32 {
+    assert!(
+        over != u32::MAX,
+        "the parity test admitted an unreachable goal"
+    );
+    over + (over + parity) % 2
+}
+
 /// The parity every solution of `start` has.
 pub(crate) fn solution_parity(start: &Board, goal: &Board) -> u32 {
     let w = start.size().width();
@@ -168,12 +178,7 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
                 // The last complete pass proved every solution longer than bound - 2.
                 return Err(self.watch.timeout(name, self.bound, &self.stats));
             }
-            let nb = self.next_bound;
-            assert!(
-                nb != u32::MAX,
-                "the parity test admitted an unreachable goal"
-            );
-            self.bound = nb + (nb + parity) % 2;
+            self.bound = next_pass_bound(self.next_bound, parity);
             self.stats.peak_stored = self.stats.peak_stored.max(self.bound as u64 + 1);
             if self.watch.expired() {
                 return Err(self.watch.timeout(name, self.bound, &self.stats));

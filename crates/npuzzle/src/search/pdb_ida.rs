@@ -3,7 +3,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use super::idastar::solution_parity;
+use super::idastar::{next_pass_bound, solution_parity};
 use super::{precheck, Limits, MoveTable, Solution, Stats, Watch};
 use crate::board::Board;
 use crate::error::SearchError;
@@ -476,12 +476,7 @@ pub fn idastar_pdb(
         if ida.stopped {
             return Err(ida.watch.timeout("idastar", ida.bound, &ida.stats));
         }
-        let nb = ida.next_bound;
-        assert!(
-            nb != u32::MAX,
-            "the parity test admitted an unreachable goal"
-        );
-        ida.bound = nb + (nb + parity) % 2;
+        ida.bound = next_pass_bound(ida.next_bound, parity);
         if ida.watch.expired() {
             return Err(ida.watch.timeout("idastar", ida.bound, &ida.stats));
         }
@@ -546,12 +541,7 @@ pub fn idastar_pdb_parallel(
             if ida.stopped || watch.expired() {
                 return Err(watch.timeout("idastar", bound, &stats));
             }
-            let nb = ida.next_bound;
-            assert!(
-                nb != u32::MAX,
-                "the parity test admitted an unreachable goal"
-            );
-            bound = nb + (nb + parity) % 2;
+            bound = next_pass_bound(ida.next_bound, parity);
             continue;
         }
         // The frontier: the nodes a few levels down, pruned by the bound; as many levels
@@ -657,11 +647,7 @@ pub fn idastar_pdb_parallel(
             return Err(watch.timeout("idastar", bound, &stats));
         }
         last_pass = u64::MAX;
-        assert!(
-            next_bound != u32::MAX,
-            "the parity test admitted an unreachable goal"
-        );
-        bound = next_bound + (next_bound + parity) % 2;
+        bound = next_pass_bound(next_bound, parity);
     }
 }
 
@@ -695,11 +681,6 @@ pub fn idastar_pdb_all(
         if ida.stopped {
             return Err(ida.watch.timeout("idastar", ida.bound, &ida.stats));
         }
-        let nb = ida.next_bound;
-        assert!(
-            nb != u32::MAX,
-            "the parity test admitted an unreachable goal"
-        );
-        ida.bound = nb + (nb + parity) % 2;
+        ida.bound = next_pass_bound(ida.next_bound, parity);
     }
 }
