@@ -582,34 +582,25 @@ fn solve_uses_cached_tables_and_survives_corrupt_ones() {
 fn pattern_databases_build_list_verify_and_solve() {
     let dir = temp_dir("pdb");
     let d = dir.to_str().unwrap();
-    let o = npuzzle(
-        &[
-            "pdb",
-            "--pdb-dir",
-            d,
-            "build",
-            "--size",
-            "3x3",
-            "--pdb",
-            "1,2,3,4/5,6,7,8",
-        ],
-        "",
-    );
+    let build = || {
+        npuzzle(
+            &[
+                "pdb",
+                "--pdb-dir",
+                d,
+                "build",
+                "--size",
+                "3x3",
+                "--pdb",
+                "1,2,3,4/5,6,7,8",
+            ],
+            "",
+        )
+    };
+    let o = build();
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert_eq!(text(&o.stdout).matches("built").count(), 2);
-    let o = npuzzle(
-        &[
-            "pdb",
-            "--pdb-dir",
-            d,
-            "build",
-            "--size",
-            "3x3",
-            "--pdb",
-            "1,2,3,4/5,6,7,8",
-        ],
-        "",
-    );
+    let o = build();
     assert_eq!(text(&o.stdout).matches("present").count(), 2);
     let o = npuzzle(&["pdb", "--pdb-dir", d, "list"], "");
     assert_eq!(text(&o.stdout).lines().count(), 2);

@@ -190,19 +190,21 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     let (mut total_nodes, mut total_time, mut total_len, mut solved) =
         (0u64, Duration::ZERO, 0u64, 0usize);
     let wall = Instant::now();
+    // Takes the next unsolved instance and solves it; false when none is left.
+    let work = || {
+        solve_one(
+            &instances,
+            &goals,
+            &heuristics,
+            &limits,
+            per_search,
+            &next,
+            &results,
+        )
+    };
     std::thread::scope(|sc| -> Result<(), Fail> {
         for _ in 1..workers {
-            sc.spawn(|| {
-                while solve_one(
-                    &instances,
-                    &goals,
-                    &heuristics,
-                    &limits,
-                    per_search,
-                    &next,
-                    &results,
-                ) {}
-            });
+            sc.spawn(|| while work() {});
         }
         // This thread solves too, and prints the results in order as they complete.
         let mut printed = 0;
@@ -212,15 +214,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                 .expect("no panics while held")
                 .take();
             let Some(result) = ready else {
-                if !solve_one(
-                    &instances,
-                    &goals,
-                    &heuristics,
-                    &limits,
-                    per_search,
-                    &next,
-                    &results,
-                ) {
+                if !work() {
                     std::thread::sleep(Duration::from_millis(1));
                 }
                 continue;

@@ -97,14 +97,6 @@ impl PdbHeuristic {
             .collect()
     }
 
-    fn sum(&self, pos: &[Vec<u8>]) -> u32 {
-        self.dbs
-            .iter()
-            .zip(pos)
-            .map(|(db, p)| db.at(db.placement().index(p)) as u32)
-            .sum()
-    }
-
     fn cell_of(cells: &[u8]) -> Vec<u8> {
         let mut at = vec![0u8; cells.len()];
         for (c, &t) in cells.iter().enumerate() {
@@ -115,18 +107,24 @@ impl PdbHeuristic {
 
     /// The estimate for `board`.
     pub fn estimate(&self, board: &Board) -> u32 {
-        let at = Self::cell_of(board.cells());
-        let h = self.sum(&self.positions(&at));
-        match &self.mirror {
+        let [regular, reflected] = self.sides(&Self::cell_of(board.cells()));
+        regular.sum.max(reflected.sum)
+    }
+
+    /// The lookups for tiles on cells `at` (tile -> cell): the board as it is, and
+    /// reflected (a side of no databases where the goal allows no reflection).
+    fn sides(&self, at: &[u8]) -> [Side; 2] {
+        let reflected = match &self.mirror {
             Some((tile, cell)) => {
                 let mut rat = vec![0u8; at.len()];
                 for (t, &c) in at.iter().enumerate() {
                     rat[tile[t] as usize] = cell[c as usize];
                 }
-                h.max(self.sum(&self.positions(&rat)))
+                Side::new(self, &rat)
             }
-            None => h,
-        }
+            None => Side::none(),
+        };
+        [Side::new(self, at), reflected]
     }
 }
 
@@ -199,24 +197,12 @@ impl<'a> Ida<'a> {
         goal: &'a [u8],
         watch: Watch,
     ) -> Ida<'a> {
-        let at = PdbHeuristic::cell_of(cells);
-        let regular = Side::new(h, &at);
-        let reflected = match &h.mirror {
-            Some((tile, cell)) => {
-                let mut rat = vec![0u8; at.len()];
-                for (t, &c) in at.iter().enumerate() {
-                    rat[tile[t] as usize] = cell[c as usize];
-                }
-                Side::new(h, &rat)
-            }
-            None => Side::none(),
-        };
         Ida {
             h,
             mt,
             cells: cells.to_vec(),
             goal,
-            sides: [regular, reflected],
+            sides: h.sides(&PdbHeuristic::cell_of(cells)),
             path: Vec::new(),
             stats: Stats::default(),
             bound: 0,
