@@ -4,6 +4,7 @@
 //! input, 3 a limit reached.
 
 mod cmd;
+mod dirs;
 mod input;
 mod opts;
 mod pdbs;

@@ -3,8 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use npuzzle::cache::{checksum, default_dir};
+use crate::dirs::{default_dir, env_path};
 use npuzzle::error::human_bytes;
+use npuzzle::files::checksum;
 use npuzzle::heuristic::pdb::{build_memory, partition, Load, PatternDb, Placement};
 use npuzzle::search::PdbHeuristic;
 use npuzzle::{Board, Limits};
@@ -18,11 +19,7 @@ pub const PDB_ENV: &str = "NPUZZLE_PDB_DIR";
 /// `--pdb-dir`, else `$NPUZZLE_PDB_DIR`, else the cache directory.
 pub fn pdb_dir(opt: &Option<PathBuf>) -> Option<PathBuf> {
     opt.clone()
-        .or_else(|| {
-            std::env::var_os(PDB_ENV)
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from)
-        })
+        .or_else(|| env_path(PDB_ENV))
         .or_else(default_dir)
 }
 
@@ -95,7 +92,7 @@ pub fn build_one(
     match dir {
         Some(d) => {
             let path = d.join(file_name(goal, tiles));
-            if let Err(e) = npuzzle::cache::write_atomic(&path, &db.to_bytes()) {
+            if let Err(e) = npuzzle::files::write_atomic(&path, &db.to_bytes()) {
                 eprintln!("npuzzle: cannot save {}: {e}", path.display());
             } else if large {
                 eprintln!("npuzzle: saved {}", path.display());

@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::dirs::{default_dir, table_file_name};
 use npuzzle::analysis::{analyze, memory_needed, Analysis};
-use npuzzle::cache::{default_dir, table_file_name};
 use npuzzle::error::human_bytes;
 use npuzzle::{Board, DistanceTable, Limits, SearchError};
 

@@ -23,22 +23,36 @@
 //!
 //! Directions name the way the **tile** moves (see [`Direction`]).
 
-pub mod analysis;
+// The layers, from the board up; each uses only those above it in this list.
+// 1. The puzzle.
 pub mod board;
-pub mod cache;
 pub mod error;
-pub mod heuristic;
 pub mod moves;
 pub mod parity;
 pub mod rank;
+pub mod solution;
+// 2. Run control and files.
+pub mod files;
+pub mod limits;
+// 3. The layered breadth-first engine.
+pub mod layered;
+// 4. Whole-space analysis and distance tables.
+pub mod analysis;
+// 5. Heuristics, pattern databases included.
+pub mod heuristic;
+// 6. Searches.
 pub mod search;
 
+/// The old name of [`files`].
+#[doc(hidden)]
+pub use files as cache;
+
+pub use analysis::DistanceTable;
 pub use board::{Board, Size};
 pub use error::{FileError, MoveError, ParseError, SearchError};
 pub use heuristic::{Heuristic, HeuristicKind};
+pub use limits::Limits;
 pub use moves::{Direction, Notation};
 pub use parity::is_solvable;
-pub use search::{
-    astar, bfs, bibfs, idastar, iddfs, solve, Algorithm, DistanceTable, Limits, Solution, Solver,
-    Stats,
-};
+pub use search::{astar, bfs, bibfs, idastar, iddfs, solve, Algorithm, Solver};
+pub use solution::{Solution, Stats};

@@ -8,7 +8,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::board::Board;
+use crate::board::{Board, Size};
 use crate::error::MoveError;
 
 /// The way a tile slides into the blank.
@@ -279,6 +279,48 @@ impl FromStr for Notation {
             "tiles" => Ok(Notation::Tiles),
             _ => Err(format!("expected tile, blank or tiles, found {s:?}")),
         }
+    }
+}
+
+/// Per blank position, the legal moves and the cell of the tile that moves.
+#[derive(Debug, Clone)]
+pub(crate) struct MoveTable {
+    moves: Vec<Vec<(Direction, usize)>>,
+    by_dir: Vec<[Option<usize>; 4]>,
+}
+
+impl MoveTable {
+    pub(crate) fn new(size: Size) -> MoveTable {
+        let n = size.cells();
+        let mut moves = Vec::with_capacity(n);
+        let mut by_dir = Vec::with_capacity(n);
+        for blank in 0..n {
+            // Any arrangement works: only the blank's cell matters for legality.
+            let mut cells2: Vec<u8> = (0..n as u8).collect();
+            cells2.swap(0, blank);
+            let b = Board::from_cells(size, cells2).expect("a permutation");
+            let mut list = Vec::new();
+            let mut row = [None; 4];
+            for d in Direction::ALL {
+                if let Some(p) = b.mover(d) {
+                    list.push((d, p));
+                    row[d.index()] = Some(p);
+                }
+            }
+            moves.push(list);
+            by_dir.push(row);
+        }
+        MoveTable { moves, by_dir }
+    }
+
+    #[inline]
+    pub(crate) fn from(&self, blank: usize) -> &[(Direction, usize)] {
+        &self.moves[blank]
+    }
+
+    #[inline]
+    pub(crate) fn mover(&self, blank: usize, d: Direction) -> Option<usize> {
+        self.by_dir[blank][d.index()]
     }
 }
 

@@ -8,7 +8,7 @@
 //! exhaustive search on 2x2, 2x3, 3x2 and 3x3.
 
 use crate::board::Board;
-use crate::error::ParseError;
+use crate::error::{ParseError, SearchError};
 
 /// Whether `board` can reach `goal` by sliding tiles. An error if their sizes differ.
 ///
@@ -50,4 +50,25 @@ pub fn is_solvable(board: &Board, goal: &Board) -> Result<bool, ParseError> {
     let (a, b) = (board.blank(), goal.blank());
     let dist = (a / w).abs_diff(b / w) + (a % w).abs_diff(b % w);
     Ok(perm_odd == (dist % 2 == 1))
+}
+
+/// Checks sizes and solvability; `Ok(true)` when the start is already the goal.
+pub(crate) fn precheck(start: &Board, goal: &Board) -> Result<bool, SearchError> {
+    if start.size() != goal.size() {
+        return Err(SearchError::SizeMismatch {
+            start: start.size(),
+            goal: goal.size(),
+        });
+    }
+    if !is_solvable(start, goal).expect("sizes checked") {
+        return Err(SearchError::Unsolvable);
+    }
+    Ok(start == goal)
+}
+
+/// The parity every solution of `start` has.
+pub(crate) fn solution_parity(start: &Board, goal: &Board) -> u32 {
+    let w = start.size().width();
+    let (a, b) = (start.blank(), goal.blank());
+    ((a / w).abs_diff(b / w) + (a % w).abs_diff(b % w)) as u32 % 2
 }

@@ -5,8 +5,8 @@ mod common;
 use std::collections::{HashMap, VecDeque};
 
 use common::{all_boards, distances, reaches};
-use npuzzle::heuristic::pdb::{Load, PatternDb};
-use npuzzle::search::{idastar_pdb, PdbHeuristic};
+use npuzzle::heuristic::pdb::{Load, PatternDb, PdbInfo};
+use npuzzle::search::{idastar_pdb, idastar_pdb_all, idastar_pdb_parallel, PdbHeuristic};
 use npuzzle::{Board, Limits, Size};
 
 /// The pattern distance of every placement by plain 0-1 BFS over (positions, blank):
@@ -206,4 +206,96 @@ fn bad_patterns_are_refused() {
         PdbHeuristic::new(&goal, vec![a, b]).is_err(),
         "overlapping patterns"
     );
+}
+
+#[test]
+fn every_database_search_refuses_another_goals_databases() {
+    // Databases built for the blank-first goal, asked to solve towards the blank-last one
+    // (and the other way round): every entry point refuses, none searches. Before the
+    // shared check the parallel and all-solutions searches never ended here.
+    let l = Limits::default();
+    let ours = Board::solved(Size::square(3).unwrap());
+    let theirs: Board = "0 1 2/3 4 5/6 7 8".parse().unwrap();
+    let h = |goal: &Board| {
+        let a = PatternDb::build(goal, &[1, 2, 3, 4], &l, 1, &mut |_| {}).unwrap();
+        let b = PatternDb::build(goal, &[5, 6, 7, 8], &l, 1, &mut |_| {}).unwrap();
+        PdbHeuristic::new(goal, vec![a, b]).unwrap()
+    };
+    for (goal, other) in [(&ours, h(&theirs)), (&theirs, h(&ours))] {
+        // A walk of 40 moves from the goal, never undoing the last one.
+        let mut board = goal.clone();
+        let mut last: Option<npuzzle::Direction> = None;
+        for i in 0..40usize {
+            let d = (0..4)
+                .map(|k| npuzzle::Direction::ALL[(i * 3 + k) % 4])
+                .find(|&d| board.mover(d).is_some() && Some(d.inverse()) != last)
+                .unwrap();
+            board.apply(d).unwrap();
+            last = Some(d);
+        }
+        assert!(npuzzle::is_solvable(&board, goal).unwrap());
+        let e = idastar_pdb(&board, goal, &other, &l).unwrap_err();
+        assert!(
+            e.to_string().contains("pattern databases are for goal"),
+            "{e}"
+        );
+        for threads in [1, 2] {
+            let e = idastar_pdb_parallel(&board, goal, &other, &l, threads).unwrap_err();
+            assert!(
+                e.to_string().contains("pattern databases are for goal"),
+                "{e}"
+            );
+        }
+        let e = idastar_pdb_all(&board, goal, &other, &l, 5).unwrap_err();
+        assert!(
+            e.to_string().contains("pattern databases are for goal"),
+            "{e}"
+        );
+        // Even the goal itself is refused: the databases do not fit the question.
+        assert!(idastar_pdb_all(goal, goal, &other, &l, 5).is_err());
+        // With their own goal's databases all three answer, and agree.
+        let own = h(goal);
+        let one = idastar_pdb(&board, goal, &own, &l).unwrap();
+        let par = idastar_pdb_parallel(&board, goal, &own, &l, 2).unwrap();
+        let (all, _) = idastar_pdb_all(&board, goal, &own, &l, 3).unwrap();
+        assert_eq!(par.len(), one.len());
+        assert!(all.iter().all(|p| p.len() == one.len()));
+    }
+}
+
+#[test]
+fn headers_are_read_without_the_entries() {
+    let goal: Board = "1 2 3/8 0 4/7 6 5".parse().unwrap();
+    let db = PatternDb::build(&goal, &[2, 4, 6], &Limits::default(), 1, &mut |_| {}).unwrap();
+    let bytes = db.to_bytes();
+    let dir = std::env::temp_dir().join(format!("npuzzle-pdb-info-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join("db.npz");
+    std::fs::write(&p, &bytes).unwrap();
+    let info = PdbInfo::read(&p).unwrap();
+    assert_eq!(info.goal, goal);
+    assert_eq!(info.tiles, vec![2, 4, 6]);
+    assert_eq!(info.entries, db.len() as u64);
+    assert_eq!(info.file_len, bytes.len() as u64);
+    // A flipped entry passes the header (the checksum is `open`'s business) ...
+    let mut bad = bytes.clone();
+    bad[bytes.len() - 20] ^= 1;
+    std::fs::write(&p, &bad).unwrap();
+    assert_eq!(PdbInfo::read(&p).unwrap().tiles, vec![2, 4, 6]);
+    assert!(PatternDb::open(&p, Load::Read).is_err());
+    // ... but a short file, a bad magic or a bad tile count do not.
+    std::fs::write(&p, &bytes[..bytes.len() - 1]).unwrap();
+    let e = PdbInfo::read(&p).unwrap_err().to_string();
+    assert!(e.contains("expected"), "{e}");
+    let mut bad = bytes.clone();
+    bad[0] = b'X';
+    std::fs::write(&p, &bad).unwrap();
+    assert!(PdbInfo::read(&p).is_err());
+    let mut bad = bytes.clone();
+    bad[14] = 40;
+    std::fs::write(&p, &bad).unwrap();
+    assert!(PdbInfo::read(&p).is_err());
+    std::fs::write(&p, b"").unwrap();
+    assert!(PdbInfo::read(&p).is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
 }

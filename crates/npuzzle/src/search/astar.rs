@@ -2,13 +2,16 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::{precheck, Limits, MoveTable, Solution, Stats, Watch};
 use crate::board::Board;
 use crate::error::SearchError;
 use crate::heuristic::{
     Heuristic, HeuristicKind, LinearConflict, Manhattan, Misplaced, WalkingDistance,
 };
+use crate::limits::{Limits, Watch};
 use crate::moves::Direction;
+use crate::moves::MoveTable;
+use crate::parity::precheck;
+use crate::solution::{Solution, Stats};
 
 /// A multiplicative hasher for packed states: the keys are already well spread, and the
 /// default SipHash costs more than the rest of a node expansion.
@@ -153,7 +156,7 @@ fn run<H: Heuristic>(
         stats.expanded += 1;
         if stats.expanded & 0xfff == 0 {
             if watch.expired() {
-                return Err(watch.timeout("astar", lower_bound, &stats));
+                return Err(watch.timeout("astar", lower_bound, stats.expanded));
             }
             let used = nodes.len() as u64 * BYTES_PER_NODE;
             if used > limits.max_memory {

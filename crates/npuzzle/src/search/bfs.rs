@@ -1,8 +1,11 @@
 use super::packed::{self, check_memory};
-use super::{precheck, Limits, MoveTable, Solution, Stats, Watch};
 use crate::board::Board;
 use crate::error::SearchError;
+use crate::limits::{Limits, Watch};
 use crate::moves::Direction;
+use crate::moves::MoveTable;
+use crate::parity::precheck;
+use crate::solution::{Solution, Stats};
 
 /// `via[rank]`: 0 for a state not yet seen, otherwise 1 + the index of the move that
 /// first reached it (5 marks a root).
@@ -65,7 +68,7 @@ pub fn bfs(start: &Board, goal: &Board, limits: &Limits) -> Result<Solution, Sea
         for &s in &frontier {
             stats.expanded += 1;
             if stats.expanded & 0xffff == 0 && watch.expired() {
-                return Err(watch.timeout("bfs", depth + 1, &stats));
+                return Err(watch.timeout("bfs", depth + 1, stats.expanded));
             }
             for &(d, from) in mt.from(packed::blank(s)) {
                 let t = packed::slide(s, from);

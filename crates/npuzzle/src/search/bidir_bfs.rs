@@ -1,8 +1,11 @@
 use super::bfs::{path_to, ROOT};
 use super::packed::{self, check_memory};
-use super::{precheck, Limits, MoveTable, Solution, Stats, Watch};
 use crate::board::Board;
 use crate::error::SearchError;
+use crate::limits::{Limits, Watch};
+use crate::moves::MoveTable;
+use crate::parity::precheck;
+use crate::solution::{Solution, Stats};
 
 /// Bidirectional breadth-first search: a shortest solution, meeting in the middle.
 ///
@@ -49,7 +52,7 @@ pub fn bibfs(start: &Board, goal: &Board, limits: &Limits) -> Result<Solution, S
         for &s in &frontier[side] {
             stats.expanded += 1;
             if stats.expanded & 0xffff == 0 && watch.expired() {
-                return Err(watch.timeout("bibfs", depth[0] + depth[1] + 1, &stats));
+                return Err(watch.timeout("bibfs", depth[0] + depth[1] + 1, stats.expanded));
             }
             for &(d, from) in mt.from(packed::blank(s)) {
                 let t = packed::slide(s, from);

@@ -1,10 +1,13 @@
-use super::{precheck, Limits, MoveTable, Solution, Stats, Watch};
 use crate::board::Board;
 use crate::error::SearchError;
 use crate::heuristic::{
     Heuristic, HeuristicKind, LinearConflict, Manhattan, Misplaced, WalkingDistance,
 };
+use crate::limits::{Limits, Watch};
 use crate::moves::Direction;
+use crate::moves::MoveTable;
+use crate::parity::{precheck, solution_parity};
+use crate::solution::{Solution, Stats};
 
 /// Iterative-deepening A*: a shortest solution in memory proportional to its length.
 ///
@@ -45,51 +48,92 @@ pub fn idastar(
     }
 }
 
-/// The bound of the next pass: the smallest estimate that went over this one, raised to
-/// the solutions' parity (all solutions of a board share it, so bounds rise by 2).
-pub(crate) fn next_pass_bound(over: u32, parity: u32) -> u32 {
-    assert!(
-        over != u32::MAX,
-        "the parity test admitted an unreachable goal"
-    );
-    over + (over + parity) % 2
+/// How one bounded depth-first pass ended.
+pub(crate) enum Pass {
+    /// A solution within the bound (the search holds it).
+    Found,
+    /// No solution within the bound: the smallest `f` that exceeded it.
+    Over(u32),
+    /// Stopped by the clock or the cancel flag.
+    Stopped,
 }
 
-/// The parity every solution of `start` has.
-pub(crate) fn solution_parity(start: &Board, goal: &Board) -> u32 {
-    let w = start.size().width();
-    let (a, b) = (start.blank(), goal.blank());
-    ((a / w).abs_diff(b / w) + (a % w).abs_diff(b % w)) as u32 % 2
+/// A depth-first search run in passes of rising bounds: the plain and the
+/// pattern-database IDA*, IDDFS, and the parallel passes. Each keeps its own kernel,
+/// specialised for speed; [`deepen`] runs the passes.
+pub(crate) trait Passes {
+    /// Runs one pass within `bound`.
+    fn pass(&mut self, bound: u32) -> Pass;
+    /// Nodes expanded so far, over all passes.
+    fn expanded(&self) -> u64;
 }
 
-/// The depth-first core shared by IDA* and IDDFS (which is IDA* with `h` only used to
+/// The one iterative-deepening loop: passes with bounds from `first` raised to the
+/// solutions' parity, then each the smallest `f` that went over the last one, raised to
+/// that parity (all solutions of a board share it, so bounds rise by 2); the clock and
+/// cancel flag are checked between passes as well as within them. Returns the bound of
+/// the pass that found a solution: its length, when the estimates are admissible.
+///
+/// On a stop the error's lower bound is the bound of the unfinished pass: the passes
+/// before it proved every solution at least that long.
+pub(crate) fn deepen(
+    search: &mut impl Passes,
+    first: u32,
+    parity: u32,
+    watch: &Watch,
+    name: &'static str,
+) -> Result<u32, SearchError> {
+    let mut bound = first + (first + parity) % 2;
+    loop {
+        match search.pass(bound) {
+            Pass::Found => return Ok(bound),
+            Pass::Stopped => return Err(watch.timeout(name, bound, search.expanded())),
+            Pass::Over(over) => {
+                assert!(
+                    over != u32::MAX,
+                    "the parity test admitted an unreachable goal"
+                );
+                bound = over + (over + parity) % 2;
+                if watch.expired() {
+                    return Err(watch.timeout(name, bound, search.expanded()));
+                }
+            }
+        }
+    }
+}
+
+/// The depth-first core of IDA* and IDDFS (which is IDA* with `h` only used to
 /// recognise the goal and `prune` false).
 pub(crate) struct Dfs<'a, H> {
-    pub(crate) h: &'a H,
-    pub(crate) prune: bool,
-    pub(crate) mt: MoveTable,
-    pub(crate) cells: Vec<u8>,
-    pub(crate) goal: &'a [u8],
-    pub(crate) path: Vec<Direction>,
-    pub(crate) stats: Stats,
-    pub(crate) bound: u32,
-    pub(crate) next_bound: u32,
-    pub(crate) watch: Watch,
-    pub(crate) stopped: bool,
+    h: &'a H,
+    prune: bool,
+    mt: MoveTable,
+    cells: Vec<u8>,
+    goal: &'a [u8],
+    root_blank: usize,
+    root_h: u32,
+    path: Vec<Direction>,
+    stats: Stats,
+    bound: u32,
+    next_bound: u32,
+    watch: Watch,
+    stopped: bool,
     /// With `want > 0`, collect up to `want` solutions instead of stopping at the first.
-    pub(crate) want: usize,
-    pub(crate) found: Vec<Vec<Direction>>,
+    want: usize,
+    found: Vec<Vec<Direction>>,
 }
 
 impl<'a, H: Heuristic> Dfs<'a, H> {
     /// A search from `start` towards `goal`, pruning by `h` if `prune`.
-    pub(crate) fn new(h: &'a H, start: &Board, goal: &'a Board, prune: bool, watch: Watch) -> Self {
+    fn new(h: &'a H, start: &Board, goal: &'a Board, prune: bool, watch: Watch) -> Self {
         Dfs {
             h,
             prune,
             mt: MoveTable::new(start.size()),
             cells: start.cells().to_vec(),
             goal: goal.cells(),
+            root_blank: start.blank(),
+            root_h: h.estimate(start.cells()),
             path: Vec::new(),
             stats: Stats::default(),
             bound: 0,
@@ -122,7 +166,7 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
             return false;
         }
         self.stats.expanded += 1;
-        if self.stats.expanded & 0xfffff == 0 && self.watch.expired() {
+        if self.watch.poll(self.stats.expanded, None) {
             self.stopped = true;
             return false;
         }
@@ -151,39 +195,41 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
         false
     }
 
-    /// Runs passes with rising bounds; `step` is 2 (solutions keep their parity).
-    pub(crate) fn run(
-        &mut self,
-        blank: usize,
-        h0: u32,
-        parity: u32,
-        name: &'static str,
-    ) -> Result<Solution, SearchError> {
-        let first = if self.prune { h0 } else { 0 };
-        self.bound = first + (first + parity) % 2;
-        loop {
-            self.next_bound = u32::MAX;
-            if self.dfs(blank, 0, h0, None) || !self.found.is_empty() {
-                if let Some(first) = self.found.first() {
-                    self.path = first.clone();
-                }
-                self.stats.peak_stored = self.path.len() as u64 + 1;
-                self.stats.elapsed = self.watch.elapsed();
-                return Ok(Solution {
-                    moves: std::mem::take(&mut self.path),
-                    stats: self.stats,
-                });
-            }
-            if self.stopped {
-                // The last complete pass proved every solution longer than bound - 2.
-                return Err(self.watch.timeout(name, self.bound, &self.stats));
-            }
-            self.bound = next_pass_bound(self.next_bound, parity);
-            self.stats.peak_stored = self.stats.peak_stored.max(self.bound as u64 + 1);
-            if self.watch.expired() {
-                return Err(self.watch.timeout(name, self.bound, &self.stats));
-            }
+    /// Runs the passes; the first solution found (all of them are in `found` when
+    /// `want > 0`).
+    fn run(&mut self, parity: u32, name: &'static str) -> Result<Solution, SearchError> {
+        let first = if self.prune { self.root_h } else { 0 };
+        let watch = self.watch.clone();
+        deepen(self, first, parity, &watch, name)?;
+        if let Some(first) = self.found.first() {
+            self.path = first.clone();
         }
+        self.stats.peak_stored = self.path.len() as u64 + 1;
+        self.stats.elapsed = self.watch.elapsed();
+        Ok(Solution {
+            moves: std::mem::take(&mut self.path),
+            stats: self.stats,
+        })
+    }
+}
+
+impl<H: Heuristic> Passes for Dfs<'_, H> {
+    fn pass(&mut self, bound: u32) -> Pass {
+        self.bound = bound;
+        self.next_bound = u32::MAX;
+        // The deepest path this pass can hold.
+        self.stats.peak_stored = self.stats.peak_stored.max(bound as u64 + 1);
+        if self.dfs(self.root_blank, 0, self.root_h, None) || !self.found.is_empty() {
+            Pass::Found
+        } else if self.stopped {
+            Pass::Stopped
+        } else {
+            Pass::Over(self.next_bound)
+        }
+    }
+
+    fn expanded(&self) -> u64 {
+        self.stats.expanded
     }
 }
 
@@ -201,9 +247,8 @@ pub(crate) fn run<H: Heuristic>(
             stats: Stats::default(),
         });
     }
-    let h0 = h.estimate(start.cells());
     let mut dfs = Dfs::new(h, start, goal, name == "idastar", watch);
-    dfs.run(start.blank(), h0, solution_parity(start, goal), name)
+    dfs.run(solution_parity(start, goal), name)
 }
 
 /// Every optimal solution (up to `max` of them) by IDA*: the last pass, whose bound is the
@@ -243,12 +288,7 @@ pub fn idastar_all(
         }
         let mut dfs = Dfs::new(h, start, goal, true, watch);
         dfs.want = max.max(1);
-        let sol = dfs.run(
-            start.blank(),
-            h.estimate(start.cells()),
-            solution_parity(start, goal),
-            "idastar",
-        )?;
+        let sol = dfs.run(solution_parity(start, goal), "idastar")?;
         Ok((std::mem::take(&mut dfs.found), sol.stats))
     }
     match heuristic {

@@ -1,8 +1,9 @@
 use super::idastar::run;
-use super::{Limits, Solution};
 use crate::board::Board;
 use crate::error::SearchError;
 use crate::heuristic::Misplaced;
+use crate::limits::Limits;
+use crate::solution::Solution;
 
 /// Iterative deepening depth-first search: depth-limited passes with limits 0 (or 1), 2,
 /// 4, ... (all solutions share one parity), without a heuristic: a shortest solution in

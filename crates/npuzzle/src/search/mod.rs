@@ -21,240 +21,29 @@ mod idastar;
 mod iddfs;
 mod packed;
 mod pdb_ida;
-mod table;
 
 use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 pub use astar::astar;
 pub use bfs::bfs;
 pub use bidir_bfs::bibfs;
 pub use idastar::{idastar, idastar_all};
 pub use iddfs::iddfs;
-pub use pdb_ida::{idastar_pdb, idastar_pdb_all, idastar_pdb_parallel, PdbHeuristic};
-pub use table::{DistanceTable, TABLE_MAGIC, TABLE_VERSION};
+pub use pdb_ida::{idastar_pdb, idastar_pdb_all, idastar_pdb_parallel};
 
-use crate::board::{Board, Size};
+// Lower layers' items, where earlier versions had them.
+pub use crate::analysis::{DistanceTable, TABLE_MAGIC, TABLE_VERSION};
+pub use crate::heuristic::pdb::PdbHeuristic;
+pub use crate::limits::{default_memory_budget, Limits};
+pub use crate::solution::{Solution, Stats};
+
+use crate::board::Board;
 use crate::error::SearchError;
 use crate::heuristic::HeuristicKind;
-use crate::moves::Direction;
-use crate::parity::is_solvable;
-
-/// What a search did.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Stats {
-    /// States whose successors were generated.
-    pub expanded: u64,
-    /// Successor states generated (the inverse of the previous move is not generated).
-    pub generated: u64,
-    /// The most states held in memory at once (for depth-first searches: the deepest path).
-    pub peak_stored: u64,
-    /// Wall-clock time.
-    pub elapsed: Duration,
-}
-
-/// A shortest solution and how it was found.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Solution {
-    /// The moves, in tile notation directions, from the start to the goal.
-    pub moves: Vec<Direction>,
-    /// Counters and time.
-    pub stats: Stats,
-}
-
-impl Solution {
-    /// The number of moves.
-    pub fn len(&self) -> usize {
-        self.moves.len()
-    }
-
-    /// Whether the start was already the goal.
-    pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
-    }
-}
-
-/// Bounds on a search's memory and time.
-#[derive(Debug, Clone)]
-pub struct Limits {
-    /// Bytes the search may use for its tables and open lists.
-    pub max_memory: u64,
-    /// Wall-clock time allowed, if bounded.
-    pub time_limit: Option<Duration>,
-    /// Set to `true` from another thread to stop the search as if its time ran out.
-    pub cancel: Option<Arc<AtomicBool>>,
-}
-
-impl Default for Limits {
-    /// Half of the machine's memory (what `/proc/meminfo` calls available, if smaller),
-    /// 2 GiB where that cannot be read; no time limit.
-    fn default() -> Limits {
-        Limits {
-            max_memory: default_memory_budget(),
-            time_limit: None,
-            cancel: None,
-        }
-    }
-}
-
-/// A safe share of this machine's memory: half of the total, or 80% of the memory
-/// available now if that is less. 2 GiB where `/proc/meminfo` cannot be read.
-pub fn default_memory_budget() -> u64 {
-    let Ok(text) = std::fs::read_to_string("/proc/meminfo") else {
-        return 2 << 30;
-    };
-    let field = |name: &str| -> Option<u64> {
-        let line = text.lines().find(|l| l.starts_with(name))?;
-        let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-        Some(kb * 1024)
-    };
-    match (field("MemTotal:"), field("MemAvailable:")) {
-        (Some(t), Some(a)) => (t / 2).min(a / 5 * 4),
-        (Some(t), None) => t / 2,
-        _ => 2 << 30,
-    }
-}
-
-/// Watches the clock and the cancel flag.
-#[derive(Clone)]
-pub(crate) struct Watch {
-    start: Instant,
-    deadline: Option<Instant>,
-    cancel: Option<Arc<AtomicBool>>,
-}
-
-impl Watch {
-    pub(crate) fn new(limits: &Limits) -> Watch {
-        let start = Instant::now();
-        Watch {
-            start,
-            deadline: limits.time_limit.map(|d| start + d),
-            cancel: limits.cancel.clone(),
-        }
-    }
-
-    pub(crate) fn elapsed(&self) -> Duration {
-        self.start.elapsed()
-    }
-
-    /// Whether the time is up or the search was cancelled.
-    pub(crate) fn expired(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
-            || self
-                .cancel
-                .as_ref()
-                .is_some_and(|c| c.load(Ordering::Relaxed))
-    }
-
-    pub(crate) fn timeout(
-        &self,
-        algorithm: &'static str,
-        lower_bound: u32,
-        stats: &Stats,
-    ) -> SearchError {
-        SearchError::TimeLimit {
-            algorithm,
-            elapsed: self.elapsed(),
-            lower_bound,
-            expanded: stats.expanded,
-        }
-    }
-}
-
-/// Runs `work` over `0..words` in chunks of `chunk` on `threads` threads, each taking
-/// the next chunk as it finishes one; sums the pairs it returns.
-pub(crate) fn run_chunks(
-    threads: usize,
-    words: usize,
-    chunk: usize,
-    work: impl Fn(usize, usize) -> (u64, u64) + Sync,
-) -> (u64, u64) {
-    if threads <= 1 {
-        return work(0, words);
-    }
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut sum = (0, 0);
-                    loop {
-                        let lo = next.fetch_add(chunk, Ordering::Relaxed);
-                        if lo >= words {
-                            return sum;
-                        }
-                        let (a, b) = work(lo, (lo + chunk).min(words));
-                        sum = (sum.0 + a, sum.1 + b);
-                    }
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("worker thread"))
-            .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
-    })
-}
-
-/// Checks sizes and solvability; `Ok(true)` when the start is already the goal.
-pub(crate) fn precheck(start: &Board, goal: &Board) -> Result<bool, SearchError> {
-    if start.size() != goal.size() {
-        return Err(SearchError::SizeMismatch {
-            start: start.size(),
-            goal: goal.size(),
-        });
-    }
-    if !is_solvable(start, goal).expect("sizes checked") {
-        return Err(SearchError::Unsolvable);
-    }
-    Ok(start == goal)
-}
-
-/// Per blank position, the legal moves and the cell of the tile that moves.
-#[derive(Debug, Clone)]
-pub(crate) struct MoveTable {
-    moves: Vec<Vec<(Direction, usize)>>,
-    by_dir: Vec<[Option<usize>; 4]>,
-}
-
-impl MoveTable {
-    pub(crate) fn new(size: Size) -> MoveTable {
-        let n = size.cells();
-        let mut moves = Vec::with_capacity(n);
-        let mut by_dir = Vec::with_capacity(n);
-        for blank in 0..n {
-            // Any arrangement works: only the blank's cell matters for legality.
-            let mut cells2: Vec<u8> = (0..n as u8).collect();
-            cells2.swap(0, blank);
-            let b = Board::from_cells(size, cells2).expect("a permutation");
-            let mut list = Vec::new();
-            let mut row = [None; 4];
-            for d in Direction::ALL {
-                if let Some(p) = b.mover(d) {
-                    list.push((d, p));
-                    row[d.index()] = Some(p);
-                }
-            }
-            moves.push(list);
-            by_dir.push(row);
-        }
-        MoveTable { moves, by_dir }
-    }
-
-    #[inline]
-    pub(crate) fn from(&self, blank: usize) -> &[(Direction, usize)] {
-        &self.moves[blank]
-    }
-
-    #[inline]
-    pub(crate) fn mover(&self, blank: usize, d: Direction) -> Option<usize> {
-        self.by_dir[blank][d.index()]
-    }
-}
+use crate::limits::Watch;
+use crate::parity::precheck;
 
 /// The searches by name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

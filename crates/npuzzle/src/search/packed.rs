@@ -4,8 +4,8 @@
 
 use crate::board::{Board, Size};
 use crate::error::SearchError;
-use crate::rank::factorial;
-use crate::search::Limits;
+use crate::limits::Limits;
+use crate::rank::{factorial, rank_nibbles};
 
 /// The most cells a packed state holds.
 pub(crate) const MAX_CELLS: usize = 15;
@@ -32,64 +32,23 @@ pub(crate) fn slide(s: u64, from: usize) -> u64 {
     (moved & !(15u64 << 60)) | ((from as u64) << 60)
 }
 
-const ONES: u64 = 0x1111_1111_1111_1111;
-
-const FACT: [u64; 16] = {
-    let mut t = [1u64; 16];
-    let mut i = 1;
-    while i < 16 {
-        t[i] = t[i - 1] * i as u64;
-        i += 1;
-    }
-    t
-};
-
 /// The lexicographic rank of the permutation held in the first `n` nibbles.
 ///
 /// Dispatches to a copy specialised for each cell count a board can have, which the
 /// compiler unrolls with the factorials folded in: the table build for 3x3 took 23 ms
-/// with a generic popcount loop (criterion, `3x3/table-build`); see the comment below.
+/// with a generic popcount loop (criterion, `3x3/table-build`).
 #[inline(always)]
 pub(crate) fn rank(s: u64, n: usize) -> usize {
-    match n {
-        4 => rank_n::<4>(s),
-        6 => rank_n::<6>(s),
-        8 => rank_n::<8>(s),
-        9 => rank_n::<9>(s),
-        10 => rank_n::<10>(s),
-        12 => rank_n::<12>(s),
-        14 => rank_n::<14>(s),
-        _ => rank_dyn(s, n),
-    }
-}
-
-#[inline(always)]
-fn rank_n<const N: usize>(s: u64) -> usize {
-    // below >> 4v (a nibble) counts the values smaller than v seen so far. Baseline
-    // x86-64 has no popcount instruction, and the software one cost half the build time.
-    let mut below = 0u64;
-    let mut r = 0u64;
-    let mut i = 0;
-    while i < N {
-        let v = (s >> (4 * i)) & 15;
-        let smaller = (below >> (4 * v)) & 15;
-        r += (v - smaller) * FACT[N - 1 - i];
-        below = below.wrapping_add((ONES << (4 * v)) << 4);
-        i += 1;
-    }
-    r as usize
-}
-
-fn rank_dyn(s: u64, n: usize) -> usize {
-    let mut below = 0u64;
-    let mut r = 0u64;
-    for i in 0..n {
-        let v = (s >> (4 * i)) & 15;
-        let smaller = (below >> (4 * v)) & 15;
-        r += (v - smaller) * FACT[n - 1 - i];
-        below = below.wrapping_add((ONES << (4 * v)) << 4);
-    }
-    r as usize
+    (match n {
+        4 => rank_nibbles(s, 4),
+        6 => rank_nibbles(s, 6),
+        8 => rank_nibbles(s, 8),
+        9 => rank_nibbles(s, 9),
+        10 => rank_nibbles(s, 10),
+        12 => rank_nibbles(s, 12),
+        14 => rank_nibbles(s, 14),
+        _ => rank_nibbles(s, n),
+    }) as usize
 }
 
 #[cfg(test)]

@@ -3,168 +3,14 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use super::idastar::{next_pass_bound, solution_parity};
-use super::{precheck, Limits, MoveTable, Solution, Stats, Watch};
+use super::idastar::{deepen, Pass, Passes};
 use crate::board::Board;
 use crate::error::SearchError;
-use crate::heuristic::pdb::{PatternDb, MAX_TILES};
-use crate::moves::Direction;
-
-const NONE: u8 = u8::MAX;
-
-/// The sum of disjoint pattern databases, and, where the goal allows it, the same sum on
-/// the board reflected about the main diagonal; the larger of the two (Korf & Felner).
-///
-/// Reflection needs a square board whose goal has the blank on the main diagonal: then
-/// the reflected board (cell `(r, c)` to `(c, r)`, each tile renamed to the goal's tile at
-/// the reflected cell) has the same distance to the goal, so the databases give a second
-/// lower bound for free.
-#[derive(Debug)]
-pub struct PdbHeuristic {
-    goal: Board,
-    dbs: Vec<PatternDb>,
-    /// Per side (0 regular, 1 reflected), for each tile of the board: the database and
-    /// slot its lookup changes, or NONE (side 1 is all NONE without reflection).
-    owners: [Vec<(u8, u8)>; 2],
-    /// Per side, each cell's image (identity for side 0).
-    cell_maps: [Vec<u8>; 2],
-    /// Reflection: tile renaming and cell map, if the goal allows.
-    mirror: Option<(Vec<u8>, Vec<u8>)>,
-}
-
-impl PdbHeuristic {
-    /// Combines databases built for `goal` over disjoint patterns.
-    pub fn new(goal: &Board, dbs: Vec<PatternDb>) -> Result<PdbHeuristic, String> {
-        let n = goal.cells().len();
-        let mut owner = vec![(NONE, NONE); n];
-        for (d, db) in dbs.iter().enumerate() {
-            if db.goal() != goal {
-                return Err(format!(
-                    "expected databases for goal {goal}, found one for {}",
-                    db.goal()
-                ));
-            }
-            for (i, &t) in db.tiles().iter().enumerate() {
-                if owner[t as usize].0 != NONE {
-                    return Err(format!("expected disjoint patterns, found tile {t} in two"));
-                }
-                owner[t as usize] = (d as u8, i as u8);
-            }
-        }
-        let size = goal.size();
-        let w = size.width();
-        let mirror =
-            (size.width() == size.height() && goal.blank() / w == goal.blank() % w).then(|| {
-                let cell: Vec<u8> = (0..n).map(|c| ((c % w) * w + c / w) as u8).collect();
-                let mut tile = vec![0u8; n];
-                for (c, &t) in goal.cells().iter().enumerate() {
-                    tile[t as usize] = goal.cells()[cell[c] as usize];
-                }
-                (tile, cell)
-            });
-        let reflected_owner = match &mirror {
-            Some((tile, _)) => (0..n).map(|t| owner[tile[t] as usize]).collect(),
-            None => vec![(NONE, NONE); n],
-        };
-        let reflected_cells = match &mirror {
-            Some((_, cell)) => cell.clone(),
-            None => (0..n as u8).collect(),
-        };
-        Ok(PdbHeuristic {
-            goal: goal.clone(),
-            dbs,
-            owners: [owner, reflected_owner],
-            cell_maps: [(0..n as u8).collect(), reflected_cells],
-            mirror,
-        })
-    }
-
-    /// Whether the reflected lookup is used.
-    pub fn reflects(&self) -> bool {
-        self.mirror.is_some()
-    }
-
-    /// The databases.
-    pub fn databases(&self) -> &[PatternDb] {
-        &self.dbs
-    }
-
-    /// Positions of each database's tiles on `cells` (tile -> cell given by `at`).
-    fn positions(&self, at: &[u8]) -> Vec<Vec<u8>> {
-        self.dbs
-            .iter()
-            .map(|db| db.tiles().iter().map(|&t| at[t as usize]).collect())
-            .collect()
-    }
-
-    fn cell_of(cells: &[u8]) -> Vec<u8> {
-        let mut at = vec![0u8; cells.len()];
-        for (c, &t) in cells.iter().enumerate() {
-            at[t as usize] = c as u8;
-        }
-        at
-    }
-
-    /// The estimate for `board`.
-    pub fn estimate(&self, board: &Board) -> u32 {
-        let [regular, reflected] = self.sides(&Self::cell_of(board.cells()));
-        regular.sum.max(reflected.sum)
-    }
-
-    /// The lookups for tiles on cells `at` (tile -> cell): the board as it is, and
-    /// reflected (a side of no databases where the goal allows no reflection).
-    fn sides(&self, at: &[u8]) -> [Side; 2] {
-        let reflected = match &self.mirror {
-            Some((tile, cell)) => {
-                let mut rat = vec![0u8; at.len()];
-                for (t, &c) in at.iter().enumerate() {
-                    rat[tile[t] as usize] = cell[c as usize];
-                }
-                Side::new(self, &rat)
-            }
-            None => Side::none(),
-        };
-        [Side::new(self, at), reflected]
-    }
-}
-
-/// The bookkeeping of one lookup (side 0: the board as it is; side 1: reflected): for
-/// each database the cells of its tiles, their index and the entry there; and the sum.
-#[derive(Debug, Clone)]
-struct Side {
-    pos: Vec<[u8; MAX_TILES]>,
-    idx: Vec<u64>,
-    val: Vec<u32>,
-    sum: u32,
-}
-
-impl Side {
-    /// The side for tiles on cells `at` (tile -> cell).
-    fn new(h: &PdbHeuristic, at: &[u8]) -> Side {
-        let mut side = Side::none();
-        for (db, p) in h.dbs.iter().zip(h.positions(at)) {
-            let mut pos = [0u8; MAX_TILES];
-            pos[..p.len()].copy_from_slice(&p);
-            let idx = db.placement().index(&p);
-            let val = db.at(idx) as u32;
-            side.pos.push(pos);
-            side.idx.push(idx);
-            side.val.push(val);
-            side.sum += val;
-        }
-        side
-    }
-
-    /// The side of no databases: a sum of 0 (for goals that allow no reflection).
-    fn none() -> Side {
-        Side {
-            pos: Vec::new(),
-            idx: Vec::new(),
-            val: Vec::new(),
-            sum: 0,
-        }
-    }
-}
+use crate::heuristic::pdb::{PdbHeuristic, Side, NONE};
+use crate::limits::{Limits, Watch};
+use crate::moves::{Direction, MoveTable};
+use crate::parity::{precheck, solution_parity};
+use crate::solution::{Solution, Stats};
 
 /// What undoing a move needs: each side's old index and entry.
 type Undo = [(u64, u32); 2];
@@ -362,10 +208,7 @@ impl<'a> Ida<'a> {
             return self.found.len() >= self.want;
         }
         self.stats.expanded += 1;
-        if self.stats.expanded & 0x3fff == 0
-            && (self.abort.is_some_and(|a| a.load(Ordering::Relaxed))
-                || (self.stats.expanded & 0xfffff == 0 && self.watch.expired()))
-        {
+        if self.watch.poll(self.stats.expanded, self.abort) {
             self.stopped = true;
             return false;
         }
@@ -409,6 +252,50 @@ impl<'a> Ida<'a> {
     }
 }
 
+impl Passes for Ida<'_> {
+    fn pass(&mut self, bound: u32) -> Pass {
+        self.bound = bound;
+        self.next_bound = u32::MAX;
+        let blank = self.cells.iter().position(|&c| c == 0).expect("a blank");
+        if self.dfs(blank, 0, None) || !self.found.is_empty() {
+            Pass::Found
+        } else if self.stopped {
+            Pass::Stopped
+        } else {
+            Pass::Over(self.next_bound)
+        }
+    }
+
+    fn expanded(&self) -> u64 {
+        self.stats.expanded
+    }
+}
+
+/// Checks a board against the databases before any search: the sizes, solvability, and
+/// that the databases were built for this goal (with another goal's databases the
+/// estimates mean nothing and the search might never end). `Ok(true)` when the start is
+/// already the goal.
+fn prepare(start: &Board, goal: &Board, h: &PdbHeuristic) -> Result<bool, SearchError> {
+    let done = precheck(start, goal)?;
+    if h.goal() != goal {
+        return Err(SearchError::Unsupported {
+            algorithm: "idastar",
+            reason: format!(
+                "the pattern databases are for goal {}, not {goal}",
+                h.goal()
+            ),
+        });
+    }
+    Ok(done)
+}
+
+/// The solution of a finished search, with its counters.
+fn finish(moves: Vec<Direction>, mut stats: Stats, watch: &Watch) -> Solution {
+    stats.peak_stored = moves.len() as u64 + 1;
+    stats.elapsed = watch.elapsed();
+    Solution { moves, stats }
+}
+
 /// IDA* guided by additive pattern databases (with the reflected lookup where the goal
 /// allows): a shortest solution for the 15-puzzle in milliseconds to seconds.
 ///
@@ -431,42 +318,20 @@ pub fn idastar_pdb(
     limits: &Limits,
 ) -> Result<Solution, SearchError> {
     let watch = Watch::new(limits);
-    if precheck(start, goal)? {
-        return Ok(Solution {
-            moves: vec![],
-            stats: Stats::default(),
-        });
-    }
-    if &h.goal != goal {
-        return Err(SearchError::Unsupported {
-            algorithm: "idastar",
-            reason: format!("the pattern databases are for goal {}, not {goal}", h.goal),
-        });
+    if prepare(start, goal, h)? {
+        return Ok(finish(vec![], Stats::default(), &watch));
     }
     let mt = MoveTable::new(start.size());
-    let mut ida = Ida::new(h, &mt, start.cells(), goal.cells(), watch);
-    let parity = solution_parity(start, goal);
+    let mut ida = Ida::new(h, &mt, start.cells(), goal.cells(), watch.clone());
     let h0 = ida.h();
-    ida.bound = h0 + (h0 + parity) % 2;
-    loop {
-        ida.next_bound = u32::MAX;
-        if ida.dfs(start.blank(), 0, None) {
-            let mut stats = ida.stats;
-            stats.peak_stored = ida.path.len() as u64 + 1;
-            stats.elapsed = ida.watch.elapsed();
-            return Ok(Solution {
-                moves: ida.path,
-                stats,
-            });
-        }
-        if ida.stopped {
-            return Err(ida.watch.timeout("idastar", ida.bound, &ida.stats));
-        }
-        ida.bound = next_pass_bound(ida.next_bound, parity);
-        if ida.watch.expired() {
-            return Err(ida.watch.timeout("idastar", ida.bound, &ida.stats));
-        }
-    }
+    deepen(
+        &mut ida,
+        h0,
+        solution_parity(start, goal),
+        &watch,
+        "idastar",
+    )?;
+    Ok(finish(ida.path, ida.stats, &watch))
 }
 
 /// Passes expected to expand fewer nodes than this run on one thread (a pass expands
@@ -478,95 +343,87 @@ struct Split {
     path: Vec<Direction>,
 }
 
-/// [`idastar_pdb`] on `threads` threads: each pass expands the tree a few levels into a
-/// frontier of at least 64 nodes per thread, which the threads then take one by one. Any
-/// solution within a pass's bound is optimal (the previous pass found none two moves
-/// shorter, and lengths keep their parity), so the first one found ends the search.
-pub fn idastar_pdb_parallel(
-    start: &Board,
-    goal: &Board,
-    h: &PdbHeuristic,
-    limits: &Limits,
+/// The passes of [`idastar_pdb_parallel`]: small ones on the calling thread, the others
+/// split into a frontier that the threads take node by node.
+struct Parallel<'a> {
+    h: &'a PdbHeuristic,
+    mt: &'a MoveTable,
+    start: &'a Board,
+    goal: &'a Board,
+    watch: &'a Watch,
     threads: usize,
-) -> Result<Solution, SearchError> {
-    if threads <= 1 {
-        return idastar_pdb(start, goal, h, limits);
+    /// Nodes the last pass expanded.
+    last_pass: u64,
+    stats: Stats,
+    answer: Option<Vec<Direction>>,
+}
+
+impl<'a> Parallel<'a> {
+    fn ida(&self) -> Ida<'a> {
+        Ida::new(
+            self.h,
+            self.mt,
+            self.start.cells(),
+            self.goal.cells(),
+            self.watch.clone(),
+        )
     }
-    let watch = Watch::new(limits);
-    if precheck(start, goal)? {
-        return Ok(Solution {
-            moves: vec![],
-            stats: Stats::default(),
-        });
+
+    fn add(&mut self, st: &Stats) {
+        self.stats.expanded += st.expanded;
+        self.stats.generated += st.generated;
     }
-    let parity = solution_parity(start, goal);
-    let mt = MoveTable::new(start.size());
-    let h0 = Ida::new(h, &mt, start.cells(), goal.cells(), watch.clone()).h();
-    let mut bound = h0 + (h0 + parity) % 2;
-    let mut stats = Stats::default();
-    let mut last_pass = 0u64;
-    loop {
-        // Small passes run on this thread: sharing out costs more than they take. (Korf's
-        // 100 average 19,000 nodes an instance; most passes are far below this.)
-        if last_pass < SMALL_PASS {
-            let mut ida = Ida::new(h, &mt, start.cells(), goal.cells(), watch.clone());
-            ida.bound = bound;
-            ida.next_bound = u32::MAX;
-            let hit = ida.dfs(start.blank(), 0, None);
-            stats.expanded += ida.stats.expanded;
-            stats.generated += ida.stats.generated;
-            last_pass = ida.stats.expanded;
-            if hit {
-                stats.elapsed = watch.elapsed();
-                stats.peak_stored = ida.path.len() as u64 + 1;
-                return Ok(Solution {
-                    moves: ida.path,
-                    stats,
-                });
-            }
-            if ida.stopped || watch.expired() {
-                return Err(watch.timeout("idastar", bound, &stats));
-            }
-            bound = next_pass_bound(ida.next_bound, parity);
-            continue;
+
+    /// A pass on this thread.
+    fn small_pass(&mut self, bound: u32) -> Pass {
+        let mut ida = self.ida();
+        let pass = ida.pass(bound);
+        self.add(&ida.stats);
+        self.last_pass = ida.stats.expanded;
+        if let Pass::Found = pass {
+            self.answer = Some(ida.path);
         }
+        pass
+    }
+
+    /// A pass shared out: the tree expanded a few levels into a frontier of at least 64
+    /// nodes per thread, which the threads then take one by one.
+    fn split_pass(&mut self, bound: u32) -> Pass {
+        let (mt, start, watch) = (self.mt, self.start, self.watch);
         // The frontier: the nodes a few levels down, pruned by the bound; as many levels
         // as it takes to give every thread 64 nodes.
         let mut frontier = Vec::new();
         let mut next_bound = u32::MAX;
-        let mut root = Ida::new(h, &mt, start.cells(), goal.cells(), watch.clone());
+        let mut root = self.ida();
         root.bound = bound;
         for levels in 1..=bound {
             frontier.clear();
             root.next_bound = u32::MAX;
             root.stats = Stats::default();
             if root.collect(start.blank(), 0, None, levels, &mut frontier) {
-                stats.expanded += root.stats.expanded;
-                stats.generated += root.stats.generated;
-                stats.elapsed = watch.elapsed();
-                stats.peak_stored = root.path.len() as u64 + 1;
-                return Ok(Solution {
-                    moves: std::mem::take(&mut root.path),
-                    stats,
-                });
+                let (st, path) = (root.stats, std::mem::take(&mut root.path));
+                self.add(&st);
+                self.answer = Some(path);
+                return Pass::Found;
             }
             next_bound = root.next_bound;
-            if frontier.len() >= 64 * threads {
+            if frontier.len() >= 64 * self.threads {
                 break;
             }
         }
-        stats.expanded += root.stats.expanded;
-        stats.generated += root.stats.generated;
+        let st = root.stats;
+        self.add(&st);
         let taken = AtomicUsize::new(0);
         let found = AtomicBool::new(false);
         let answer: Mutex<Option<Vec<Direction>>> = Mutex::new(None);
+        let fresh = || self.ida();
         let results: Vec<(Stats, u32, bool)> = std::thread::scope(|sc| {
-            let handles: Vec<_> = (0..threads)
+            let handles: Vec<_> = (0..self.threads)
                 .map(|_| {
                     sc.spawn(|| {
                         // One search state per thread, walked down to each node it takes
                         // and back up, so taking a node allocates nothing.
-                        let mut ida = Ida::new(h, &mt, start.cells(), goal.cells(), watch.clone());
+                        let mut ida = fresh();
                         ida.abort = Some(&found);
                         ida.bound = bound;
                         let mut nb = u32::MAX;
@@ -619,26 +476,112 @@ pub fn idastar_pdb_parallel(
         });
         let mut timed_out = false;
         for (st, nb, stopped) in results {
-            stats.expanded += st.expanded;
-            stats.generated += st.generated;
+            self.add(&st);
             next_bound = next_bound.min(nb);
             timed_out |= stopped;
         }
+        self.last_pass = u64::MAX;
         if let Some(moves) = answer.into_inner().expect("no panics while held") {
-            stats.elapsed = watch.elapsed();
-            stats.peak_stored = moves.len() as u64 + 1;
-            return Ok(Solution { moves, stats });
+            self.answer = Some(moves);
+            return Pass::Found;
         }
         if timed_out || watch.expired() {
-            return Err(watch.timeout("idastar", bound, &stats));
+            return Pass::Stopped;
         }
-        last_pass = u64::MAX;
-        bound = next_pass_bound(next_bound, parity);
+        Pass::Over(next_bound)
     }
+}
+
+impl Passes for Parallel<'_> {
+    fn pass(&mut self, bound: u32) -> Pass {
+        // Small passes run on this thread: sharing out costs more than they take. (Korf's
+        // 100 average 19,000 nodes an instance; most passes are far below this.)
+        if self.last_pass < SMALL_PASS {
+            self.small_pass(bound)
+        } else {
+            self.split_pass(bound)
+        }
+    }
+
+    fn expanded(&self) -> u64 {
+        self.stats.expanded
+    }
+}
+
+/// [`idastar_pdb`] on `threads` threads: each pass expands the tree a few levels into a
+/// frontier of at least 64 nodes per thread, which the threads then take one by one. Any
+/// solution within a pass's bound is optimal (the previous pass found none two moves
+/// shorter, and lengths keep their parity), so the first one found ends the search.
+///
+/// ```
+/// use npuzzle::heuristic::pdb::PatternDb;
+/// use npuzzle::search::{idastar_pdb_parallel, PdbHeuristic};
+/// use npuzzle::{Board, Limits};
+/// let goal = Board::solved("3x3".parse().unwrap());
+/// let limits = Limits::default();
+/// let a = PatternDb::build(&goal, &[1, 2, 3, 4], &limits, 1, &mut |_| {}).unwrap();
+/// let b = PatternDb::build(&goal, &[5, 6, 7, 8], &limits, 1, &mut |_| {}).unwrap();
+/// let h = PdbHeuristic::new(&goal, vec![a, b]).unwrap();
+/// let start: Board = "8 6 7/2 5 4/3 0 1".parse().unwrap();
+/// assert_eq!(idastar_pdb_parallel(&start, &goal, &h, &limits, 2).unwrap().len(), 31);
+/// ```
+pub fn idastar_pdb_parallel(
+    start: &Board,
+    goal: &Board,
+    h: &PdbHeuristic,
+    limits: &Limits,
+    threads: usize,
+) -> Result<Solution, SearchError> {
+    if threads <= 1 {
+        return idastar_pdb(start, goal, h, limits);
+    }
+    let watch = Watch::new(limits);
+    if prepare(start, goal, h)? {
+        return Ok(finish(vec![], Stats::default(), &watch));
+    }
+    let mt = MoveTable::new(start.size());
+    let mut par = Parallel {
+        h,
+        mt: &mt,
+        start,
+        goal,
+        watch: &watch,
+        threads,
+        last_pass: 0,
+        stats: Stats::default(),
+        answer: None,
+    };
+    let h0 = par.ida().h();
+    deepen(
+        &mut par,
+        h0,
+        solution_parity(start, goal),
+        &watch,
+        "idastar",
+    )?;
+    let moves = par
+        .answer
+        .take()
+        .expect("a pass that found a solution keeps it");
+    Ok(finish(moves, par.stats, &watch))
 }
 
 /// Every optimal solution (up to `max`) with pattern databases, on one thread: the last
 /// pass goes on after the first solution; each path is found once.
+///
+/// ```
+/// use npuzzle::heuristic::pdb::PatternDb;
+/// use npuzzle::search::{idastar_pdb_all, PdbHeuristic};
+/// use npuzzle::{Board, Limits};
+/// let goal = Board::solved("3x3".parse().unwrap());
+/// let limits = Limits::default();
+/// let a = PatternDb::build(&goal, &[1, 2, 3, 4], &limits, 1, &mut |_| {}).unwrap();
+/// let b = PatternDb::build(&goal, &[5, 6, 7, 8], &limits, 1, &mut |_| {}).unwrap();
+/// let h = PdbHeuristic::new(&goal, vec![a, b]).unwrap();
+/// let start: Board = "1 2 3/4 5 6/0 7 8".parse().unwrap();
+/// let (all, _) = idastar_pdb_all(&start, &goal, &h, &limits, 10).unwrap();
+/// assert_eq!(all.len(), 1);
+/// ```
 pub fn idastar_pdb_all(
     start: &Board,
     goal: &Board,
@@ -647,26 +590,21 @@ pub fn idastar_pdb_all(
     max: usize,
 ) -> Result<(Vec<Vec<Direction>>, Stats), SearchError> {
     let watch = Watch::new(limits);
-    if precheck(start, goal)? {
+    if prepare(start, goal, h)? {
         return Ok((vec![vec![]], Stats::default()));
     }
     let mt = MoveTable::new(start.size());
-    let mut ida = Ida::new(h, &mt, start.cells(), goal.cells(), watch);
+    let mut ida = Ida::new(h, &mt, start.cells(), goal.cells(), watch.clone());
     ida.want = max.max(1);
-    let parity = solution_parity(start, goal);
     let h0 = ida.h();
-    ida.bound = h0 + (h0 + parity) % 2;
-    loop {
-        ida.next_bound = u32::MAX;
-        ida.dfs(start.blank(), 0, None);
-        if !ida.found.is_empty() {
-            let mut stats = ida.stats;
-            stats.elapsed = ida.watch.elapsed();
-            return Ok((ida.found, stats));
-        }
-        if ida.stopped {
-            return Err(ida.watch.timeout("idastar", ida.bound, &ida.stats));
-        }
-        ida.bound = next_pass_bound(ida.next_bound, parity);
-    }
+    deepen(
+        &mut ida,
+        h0,
+        solution_parity(start, goal),
+        &watch,
+        "idastar",
+    )?;
+    let mut stats = ida.stats;
+    stats.elapsed = watch.elapsed();
+    Ok((ida.found, stats))
 }

@@ -1,29 +1,19 @@
-//! Whole-state-space breadth-first search: the exact distance of every state of a board
-//! size to a goal, the number of states at each distance, and the hardest states.
+//! Dense indices for every reachable state of one size and goal, and their successors.
 //!
 //! States are indexed without gaps: the blank's cell, then the Lehmer rank of the tiles
 //! read in cell order (skipping the blank) halved, since for a given blank cell exactly
 //! half of the tile orders are reachable and the two halves differ in one transposition.
 //! That is `n!/2` indices for `n` cells, every one a reachable state.
 //!
-//! The search keeps two bits per state (unseen, current layer, next layer, done) and, for
-//! the distance table it leaves behind, one more bit: `floor(d / 2) mod 2`. With the
-//! parity of `d`, which the blank's cell gives, that is `d mod 4`, enough to step from any
-//! state to a neighbour one move closer (the neighbours are at `d - 1` and `d + 1`). So
-//! the table for 3x4 takes 30 MB and the search 90 MB.
-//!
 //! A horizontal move leaves the tile order unchanged (only the blank's cell changes), and
 //! a vertical one rotates `width` consecutive tiles of it, so successors cost at most one
-//! rank; the layers are expanded by all threads at once, marking with atomic bit-ors.
-
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+//! rank.
 
 use crate::board::{Board, Size};
 use crate::error::SearchError;
 use crate::moves::Direction;
 use crate::parity::is_solvable;
-use crate::search::{DistanceTable, Limits, Watch};
+use crate::rank::rank_nibbles;
 
 /// The most cells a board may have to be indexed (tiles are held in 4-bit fields).
 pub const MAX_CELLS: usize = 16;
@@ -40,14 +30,11 @@ const FHALF: [u64; 16] = {
     t
 };
 
-const ONES: u64 = 0x1111_1111_1111_1111;
-const LO: u64 = 0x5555_5555_5555_5555;
-
 /// Maps states of one size and goal to dense indices and back.
 #[derive(Debug, Clone)]
 pub(crate) struct Indexer {
     size: Size,
-    m: usize,
+    pub(super) m: usize,
     half: u64,
     /// Per blank cell: the parity of the tile order's inversions in reachable states.
     parity: Vec<u8>,
@@ -113,24 +100,7 @@ macro_rules! with_tiles {
     };
 }
 
-/// Lehmer rank of the first `m` nibbles of `seq`, by nibble counters of smaller values.
-#[inline(always)]
-fn rank_seq(seq: u64, m: usize) -> u64 {
-    let mut below = 0u64;
-    let mut r = 0u64;
-    let mut fact = 1u64;
-    // From the last position back, so the factorial grows as we go.
-    let mut i = m;
-    while i > 0 {
-        i -= 1;
-        let v = (seq >> (4 * i)) & 15;
-        let smaller = (below >> (4 * v)) & 15;
-        r += smaller * fact;
-        below = below.wrapping_add((ONES << (4 * v)) << 4);
-        fact *= (m - i) as u64;
-    }
-    r
-}
+pub(super) use with_tiles;
 
 impl Indexer {
     pub(crate) fn new(goal: &Board) -> Result<Indexer, SearchError> {
@@ -212,12 +182,12 @@ impl Indexer {
 
     #[inline(always)]
     fn index_m<const M: usize>(&self, blank: usize, seq: u64) -> u64 {
-        blank as u64 * FHALF[M] + (rank_seq(seq, M) >> 1)
+        blank as u64 * FHALF[M] + (rank_nibbles(seq, M) >> 1)
     }
 
     /// The blank cell and tile order of an index (specialised for `M` tiles).
     #[inline(always)]
-    fn decode_m<const M: usize>(&self, idx: u64) -> (usize, u64) {
+    pub(super) fn decode_m<const M: usize>(&self, idx: u64) -> (usize, u64) {
         let blank = (idx / FHALF[M]) as usize;
         let mut r = idx - blank as u64 * FHALF[M];
         let mut avail = 0xFEDC_BA98_7654_3210u64;
@@ -274,7 +244,7 @@ impl Indexer {
     }
 
     #[inline(always)]
-    fn successors_m<const M: usize>(
+    pub(super) fn successors_m<const M: usize>(
         &self,
         blank: usize,
         seq: u64,
@@ -338,239 +308,11 @@ impl Indexer {
     }
 }
 
-/// How far an analysis has come: reported after each layer.
-#[derive(Debug, Clone, Copy)]
-pub struct Progress {
-    /// The depth whose states have just been found.
-    pub depth: u32,
-    /// States found so far.
-    pub found: u64,
-    /// States in all (every reachable state is found once).
-    pub total: u64,
-    /// Time since the start.
-    pub elapsed: Duration,
-}
-
-/// The result of a whole-space search.
-#[derive(Debug, Clone)]
-pub struct Analysis {
-    /// The distance of every state, ready for solving.
-    pub table: DistanceTable,
-    /// Up to the requested number of states at the largest distance.
-    pub antipodes: Vec<Board>,
-    /// Wall-clock time of the search.
-    pub elapsed: Duration,
-    /// Threads used.
-    pub threads: usize,
-}
-
-impl Analysis {
-    /// States at each distance from the goal, from 0 up.
-    pub fn histogram(&self) -> &[u64] {
-        self.table.histogram()
-    }
-
-    /// Number of states that can reach the goal.
-    pub fn states(&self) -> u64 {
-        self.table.states()
-    }
-
-    /// The largest distance ("god's number" for this size and goal).
-    pub fn max_depth(&self) -> u32 {
-        self.table.max_depth()
-    }
-}
-
-/// Bytes an analysis of `size` needs: two bits per state for the search, one for the
-/// table.
-pub fn memory_needed(size: Size) -> u64 {
-    let n = size.cells();
-    let states: f64 = (2..=n).map(|k| k as f64).product::<f64>() / 2.0;
-    let bytes = states * 3.0 / 8.0 + 4096.0;
-    if bytes >= u64::MAX as f64 {
-        u64::MAX
-    } else {
-        bytes as u64
-    }
-}
-
-/// Searches every state reachable from `goal` by breadth-first search on `threads`
-/// threads (0: all cores), keeping up to `antipodes` of the farthest states; `progress`
-/// is called after each layer.
-///
-/// ```
-/// use npuzzle::analysis::analyze;
-/// use npuzzle::{Board, Limits};
-/// let goal = Board::solved("3x3".parse().unwrap());
-/// let a = analyze(&goal, &Limits::default(), 0, 10, &mut |_| {}).unwrap();
-/// assert_eq!(a.states(), 181_440);
-/// assert_eq!(a.max_depth(), 31);
-/// assert_eq!(a.histogram()[..5], [1, 2, 4, 8, 16]);
-/// assert_eq!(a.antipodes.len(), 2);
-/// ```
-pub fn analyze(
-    goal: &Board,
-    limits: &Limits,
-    threads: usize,
-    antipodes: usize,
-    progress: &mut dyn FnMut(&Progress),
-) -> Result<Analysis, SearchError> {
-    let start = Instant::now();
-    let watch = Watch::new(limits);
-    let size = goal.size();
-    let needed = memory_needed(size);
-    if size.cells() > MAX_CELLS || needed > limits.max_memory {
-        return Err(SearchError::MemoryLimit {
-            algorithm: "analyze",
-            size,
-            needed,
-            limit: limits.max_memory,
-            suggestion: "idastar",
-        });
-    }
-    let ix = Indexer::new(goal)?;
-    let states = ix.states();
-    let words = states.div_ceil(32) as usize;
-    let threads = match threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        t => t,
-    };
-    // Small spaces are faster on one thread than with a spawn per layer.
-    let threads = if states < 1 << 20 { 1 } else { threads };
-    let marks: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
-    let phase: Vec<AtomicU32> = (0..words).map(|_| AtomicU32::new(0)).collect();
-    let g = ix.goal_index();
-    marks[(g / 32) as usize].store(1 << (2 * (g % 32)), Ordering::Relaxed);
-    let mut histogram = vec![1u64];
-    let mut found = 1u64;
-    let mut depth = 0u32;
-    loop {
-        let next = with_tiles!(ix.m, M => run_pass(threads, words, |lo, hi| expand::<M>(&ix, &marks, lo, hi)));
-        if next == 0 {
-            break;
-        }
-        depth += 1;
-        let set_phase = (depth / 2) % 2 == 1;
-        run_pass(threads, words, |lo, hi| {
-            advance(&marks, &phase, set_phase, lo, hi);
-            0
-        });
-        histogram.push(next);
-        found += next;
-        progress(&Progress {
-            depth,
-            found,
-            total: states,
-            elapsed: start.elapsed(),
-        });
-        if watch.expired() {
-            return Err(SearchError::TimeLimit {
-                algorithm: "analyze",
-                elapsed: watch.elapsed(),
-                lower_bound: depth,
-                expanded: found,
-            });
-        }
-    }
-    debug_assert_eq!(found, states, "every index is a reachable state");
-    // The last layer is still marked current.
-    let mut far = Vec::new();
-    'scan: for (w, m) in marks.iter().enumerate() {
-        let v = m.load(Ordering::Relaxed);
-        let mut cur = v & !(v >> 1) & LO;
-        while cur != 0 {
-            if far.len() >= antipodes {
-                break 'scan;
-            }
-            let bit = cur.trailing_zeros() as u64;
-            cur &= cur - 1;
-            let idx = w as u64 * 32 + bit / 2;
-            let (b, s) = ix.decode(idx);
-            far.push(ix.board(b, s));
-        }
-    }
-    drop(marks);
-    let phase: Vec<u32> = phase.into_iter().map(AtomicU32::into_inner).collect();
-    Ok(Analysis {
-        table: DistanceTable::from_parts(goal.clone(), ix, phase, histogram),
-        antipodes: far,
-        elapsed: start.elapsed(),
-        threads,
-    })
-}
-
 impl Indexer {
     /// The blank cell and tile order of an index.
     pub(crate) fn decode(&self, idx: u64) -> (usize, u64) {
         with_tiles!(self.m, M => self.decode_m::<M>(idx))
     }
-}
-
-/// Runs `work` over `0..words` in chunks on `threads` threads; sums what it returns.
-fn run_pass(threads: usize, words: usize, work: impl Fn(usize, usize) -> u64 + Sync) -> u64 {
-    crate::search::run_chunks(threads, words, 1 << 14, |lo, hi| (work(lo, hi), 0)).0
-}
-
-/// Expands the current layer's states in words `lo..hi`; returns how many new states it
-/// marked for the next layer.
-fn expand<const M: usize>(ix: &Indexer, marks: &[AtomicU64], lo: usize, hi: usize) -> u64 {
-    let mut new = 0;
-    let mut steps = [Step::default(); 4];
-    for (w, m) in marks.iter().enumerate().take(hi).skip(lo) {
-        let v = m.load(Ordering::Relaxed);
-        // Pairs equal to 01: the current layer (they do not change during the pass).
-        let mut cur = v & !(v >> 1) & LO;
-        while cur != 0 {
-            let bit = cur.trailing_zeros() as u64;
-            cur &= cur - 1;
-            let idx = w as u64 * 32 + bit / 2;
-            let (blank, seq) = ix.decode_m::<M>(idx);
-            let k = ix.successors_m::<M>(blank, seq, idx, &mut steps);
-            for st in &steps[..k] {
-                let (tw, shift) = ((st.index / 32) as usize, 2 * (st.index % 32));
-                let target = &marks[tw];
-                if (target.load(Ordering::Relaxed) >> shift) & 3 != 0 {
-                    continue;
-                }
-                let prev = target.fetch_or(2 << shift, Ordering::Relaxed);
-                if (prev >> shift) & 3 == 0 {
-                    new += 1;
-                }
-            }
-        }
-    }
-    new
-}
-
-/// Ends a layer in words `lo..hi`: current (01) becomes done (11), next (10) becomes
-/// current (01), and the new states get their phase bit.
-fn advance(marks: &[AtomicU64], phase: &[AtomicU32], set_phase: bool, lo: usize, hi: usize) {
-    for w in lo..hi {
-        let v = marks[w].load(Ordering::Relaxed);
-        let l = v & LO;
-        let h = (v >> 1) & LO;
-        let nv = (l << 1) | h | l;
-        marks[w].store(nv, Ordering::Relaxed);
-        if set_phase {
-            let newly = h & !l;
-            if newly != 0 {
-                // Gather the even bits into 32 consecutive ones.
-                phase[w].fetch_or(compress_even(newly), Ordering::Relaxed);
-            }
-        }
-    }
-}
-
-/// The even-position bits of `x` packed into the low 32 bits.
-#[inline]
-fn compress_even(x: u64) -> u32 {
-    let mut x = x & LO;
-    x = (x | (x >> 1)) & 0x3333_3333_3333_3333;
-    x = (x | (x >> 2)) & 0x0f0f_0f0f_0f0f_0f0f;
-    x = (x | (x >> 4)) & 0x00ff_00ff_00ff_00ff;
-    x = (x | (x >> 8)) & 0x0000_ffff_0000_ffff;
-    x = (x | (x >> 16)) & 0x0000_0000_ffff_ffff;
-    x as u32
 }
 
 #[cfg(test)]
@@ -615,12 +357,5 @@ mod tests {
                 seen[idx as usize] = true;
             }
         }
-    }
-
-    #[test]
-    fn compress_even_packs_bits() {
-        assert_eq!(compress_even(0b0101), 0b11);
-        assert_eq!(compress_even(1 << 62), 1 << 31);
-        assert_eq!(compress_even(LO), u32::MAX);
     }
 }

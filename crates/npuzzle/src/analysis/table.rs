@@ -1,12 +1,14 @@
 use std::io;
 use std::path::Path;
 
-use super::{precheck, Limits, Solution, Stats, Watch};
-use crate::analysis::{analyze, Indexer, Step};
+use super::{analyze, Indexer, Step};
 use crate::board::{Board, Size};
-use crate::cache::{checksum, write_atomic};
 use crate::error::{FileError, SearchError};
+use crate::files::{check_header, check_trailer, seal, write_atomic, Reader};
+use crate::limits::{Limits, Watch};
 use crate::moves::Direction;
+use crate::parity::precheck;
+use crate::solution::{Solution, Stats};
 
 /// The distance to one goal of every state of a size, from one breadth-first search out
 /// of the goal (see [`analysis`](crate::analysis)); any board of that size is then solved
@@ -184,8 +186,7 @@ impl DistanceTable {
         for w in &self.phase {
             out.extend_from_slice(&w.to_le_bytes());
         }
-        let sum = checksum(&out);
-        out.extend_from_slice(&sum.to_le_bytes());
+        seal(&mut out);
         out
     }
 
@@ -193,33 +194,10 @@ impl DistanceTable {
     /// is a board, lengths, the checksum, and that the histogram adds up to the size's
     /// state count.
     pub fn from_bytes(bytes: &[u8]) -> Result<DistanceTable, FileError> {
-        let mut r = Reader { bytes, pos: 0 };
-        let magic = r.take(8)?;
-        if magic != TABLE_MAGIC {
-            return Err(FileError::BadMagic {
-                expected: String::from_utf8_lossy(TABLE_MAGIC).into_owned(),
-                found: String::from_utf8_lossy(magic).into_owned(),
-            });
-        }
-        let version = r.u32()?;
-        if version != TABLE_VERSION {
-            return Err(FileError::Version {
-                expected: TABLE_VERSION,
-                found: version,
-            });
-        }
-        if bytes.len() < 8 {
-            return Err(FileError::Truncated {
-                expected: 8,
-                found: bytes.len() as u64,
-            });
-        }
-        let body = &bytes[..bytes.len() - 8];
-        let stored = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().expect("8 bytes"));
-        let computed = checksum(body);
-        if stored != computed {
-            return Err(FileError::Checksum { stored, computed });
-        }
+        check_header(bytes, TABLE_MAGIC, TABLE_VERSION)?;
+        let body = check_trailer(bytes)?;
+        let mut r = Reader::new(body);
+        r.take(12)?;
         let dims = r.take(4)?;
         let size = Size::new(dims[0] as usize, dims[1] as usize)
             .map_err(|e| FileError::Invalid(format!("size: {e}")))?;
@@ -279,35 +257,6 @@ impl DistanceTable {
             error: e.to_string(),
         })?;
         DistanceTable::from_bytes(&bytes)
-    }
-}
-
-struct Reader<'a> {
-    bytes: &'a [u8],
-    pos: usize,
-}
-
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], FileError> {
-        if self.bytes.len() - self.pos < n {
-            return Err(FileError::Truncated {
-                expected: (self.pos + n) as u64,
-                found: self.bytes.len() as u64,
-            });
-        }
-        let s = &self.bytes[self.pos..self.pos + n];
-        self.pos += n;
-        Ok(s)
-    }
-    fn u32(&mut self) -> Result<u32, FileError> {
-        Ok(u32::from_le_bytes(
-            self.take(4)?.try_into().expect("4 bytes"),
-        ))
-    }
-    fn u64(&mut self) -> Result<u64, FileError> {
-        Ok(u64::from_le_bytes(
-            self.take(8)?.try_into().expect("8 bytes"),
-        ))
     }
 }
 

@@ -1,0 +1,43 @@
+//! Where the CLI keeps what it builds: the cache-folder policy (the library only reads and
+//! writes the files it is given).
+
+use std::path::PathBuf;
+
+use npuzzle::files::checksum;
+use npuzzle::Board;
+
+/// The environment variable that overrides the cache directory.
+pub const CACHE_ENV: &str = "NPUZZLE_CACHE_DIR";
+
+/// A non-empty environment variable as a path.
+pub fn env_path(name: &str) -> Option<PathBuf> {
+    std::env::var_os(name)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+}
+
+/// The cache directory: `$NPUZZLE_CACHE_DIR`, else `$XDG_CACHE_HOME/npuzzle`, else
+/// `$HOME/.cache/npuzzle`; `None` if none of them is set.
+pub fn default_dir() -> Option<PathBuf> {
+    env_path(CACHE_ENV)
+        .or_else(|| env_path("XDG_CACHE_HOME").map(|p| p.join("npuzzle")))
+        .or_else(|| env_path("HOME").map(|p| p.join(".cache").join("npuzzle")))
+}
+
+/// The file name of the distance table for `goal`: size and a hash of the goal.
+pub fn table_file_name(goal: &Board) -> String {
+    format!("table-{}-{:016x}.npz", goal.size(), checksum(goal.cells()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_names_carry_size_and_goal() {
+        let a = Board::solved("3x4".parse().unwrap());
+        let b: Board = "1 2 3/4 5 6/7 8 9/10 0 11".parse().unwrap();
+        assert!(table_file_name(&a).starts_with("table-3x4-"));
+        assert_ne!(table_file_name(&a), table_file_name(&b));
+    }
+}

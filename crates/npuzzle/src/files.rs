@@ -1,0 +1,187 @@
+//! File formats' common parts: checksums, versioned headers, bounds-checked reading and
+//! atomic writes. Where files are kept (cache folders, environment variables) is the
+//! caller's policy, not this module's.
+//!
+//! Every npuzzle file starts with an 8-byte magic and a little-endian `u32` format
+//! version, and ends with a [`checksum`] of everything before it.
+
+use std::io::{self, Write};
+use std::path::Path;
+
+use crate::error::FileError;
+
+/// A 64-bit checksum (FNV-1a over 8-byte words, then a final mix): fast enough for
+/// hundreds of megabytes, and any flipped bit changes it.
+pub fn checksum(bytes: &[u8]) -> u64 {
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ bytes.len() as u64;
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        h = (h ^ u64::from_le_bytes(c.try_into().expect("8 bytes"))).wrapping_mul(PRIME);
+        h ^= h >> 29;
+    }
+    for &b in chunks.remainder() {
+        h = (h ^ b as u64).wrapping_mul(PRIME);
+    }
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^ (h >> 33)
+}
+
+/// Writes `bytes` to `path` so that no reader ever sees a partial file: a temporary file
+/// in the same directory, flushed to disk, then renamed over `path`. Creates the
+/// directory if needed.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let name = path
+        .file_name()
+        .map_or("file".into(), |n| n.to_string_lossy().into_owned());
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let tmp = dir.join(format!(".{name}.{}.{nanos}.tmp", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// Checks the magic and the version at the start of `bytes`.
+pub fn check_header(bytes: &[u8], magic: &[u8; 8], version: u32) -> Result<(), FileError> {
+    let mut r = Reader::new(bytes);
+    let found = r.take(8)?;
+    if found != magic {
+        return Err(FileError::BadMagic {
+            expected: String::from_utf8_lossy(magic).into_owned(),
+            found: String::from_utf8_lossy(found).into_owned(),
+        });
+    }
+    let found = r.u32()?;
+    if found != version {
+        return Err(FileError::Version {
+            expected: version,
+            found,
+        });
+    }
+    Ok(())
+}
+
+/// Checks the trailing checksum of `bytes`; returns the body before it.
+pub fn check_trailer(bytes: &[u8]) -> Result<&[u8], FileError> {
+    if bytes.len() < 8 {
+        return Err(FileError::Truncated {
+            expected: 8,
+            found: bytes.len() as u64,
+        });
+    }
+    let (body, tail) = bytes.split_at(bytes.len() - 8);
+    let stored = u64::from_le_bytes(tail.try_into().expect("8 bytes"));
+    let computed = checksum(body);
+    if stored != computed {
+        return Err(FileError::Checksum { stored, computed });
+    }
+    Ok(body)
+}
+
+/// Appends the checksum of `out` to it.
+pub fn seal(out: &mut Vec<u8>) {
+    let sum = checksum(out);
+    out.extend_from_slice(&sum.to_le_bytes());
+}
+
+/// Reads little-endian fields from a byte slice, never past its end: a short slice is
+/// [`FileError::Truncated`] with the length it would have needed.
+#[derive(Debug, Clone)]
+pub struct Reader<'a> {
+    bytes: &'a [u8],
+    /// Offset of the next field.
+    pub pos: usize,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader at the start of `bytes`.
+    pub fn new(bytes: &'a [u8]) -> Reader<'a> {
+        Reader { bytes, pos: 0 }
+    }
+
+    /// The next `n` bytes.
+    pub fn take(&mut self, n: usize) -> Result<&'a [u8], FileError> {
+        if self.bytes.len() - self.pos < n {
+            return Err(FileError::Truncated {
+                expected: (self.pos as u64).saturating_add(n as u64),
+                found: self.bytes.len() as u64,
+            });
+        }
+        let s = &self.bytes[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(s)
+    }
+
+    /// The next byte.
+    pub fn u8(&mut self) -> Result<u8, FileError> {
+        Ok(self.take(1)?[0])
+    }
+
+    /// The next little-endian `u32`.
+    pub fn u32(&mut self) -> Result<u32, FileError> {
+        Ok(u32::from_le_bytes(
+            self.take(4)?.try_into().expect("4 bytes"),
+        ))
+    }
+
+    /// The next little-endian `u64`.
+    pub fn u64(&mut self) -> Result<u64, FileError> {
+        Ok(u64::from_le_bytes(
+            self.take(8)?.try_into().expect("8 bytes"),
+        ))
+    }
+}
+
+/// Turns an I/O error on `path` into a [`FileError`] naming the file.
+pub fn io_error(path: &Path) -> impl Fn(io::Error) -> FileError + Copy + '_ {
+    move |e| FileError::Io {
+        path: path.display().to_string(),
+        error: e.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checksum_sees_every_bit() {
+        let base = vec![7u8; 100];
+        let c = checksum(&base);
+        for i in 0..100 {
+            for bit in 0..8 {
+                let mut b = base.clone();
+                b[i] ^= 1 << bit;
+                assert_ne!(checksum(&b), c);
+            }
+        }
+        assert_ne!(checksum(&base[..99]), c);
+    }
+
+    #[test]
+    fn atomic_write_replaces_whole_files() {
+        let dir = std::env::temp_dir().join(format!("npuzzle-cache-test-{}", std::process::id()));
+        let p = dir.join("sub").join("f.bin");
+        write_atomic(&p, b"first").unwrap();
+        write_atomic(&p, b"second").unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"second");
+        let leftovers = std::fs::read_dir(p.parent().unwrap()).unwrap().count();
+        assert_eq!(leftovers, 1, "no temporary files left behind");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}

@@ -1,0 +1,307 @@
+//! Building a database: a breadth-first search over (placement, blank cell) in which
+//! moves of other tiles cost nothing, on the layered engine ([`crate::layered`]).
+//!
+//! Every state is kept with its whole blank region (the empty cells the blank can reach
+//! without moving a pattern tile), so each layer holds states of one cost: a 0-1 search
+//! run as a plain one. Two bits per (placement, free cell) track the search; one byte per
+//! placement holds the result.
+
+use std::sync::atomic::{AtomicU8, Ordering};
+
+use super::{check_pattern, huge_copy, BuildProgress, PatternDb, Placement, MAX_CELLS, MAX_TILES};
+use crate::board::{Board, Size};
+use crate::error::{human_bytes, SearchError};
+use crate::layered::{Layers, Marks};
+use crate::limits::{resolve_threads, Limits, Watch};
+
+const UNSEEN: u8 = u8::MAX;
+
+/// Bytes a database of `k` tiles on `size` needs while it is built and after.
+pub fn build_memory(size: Size, k: usize) -> u64 {
+    let n = size.cells();
+    let count = Placement::new(n, k).count() as f64;
+    let bytes = count * (1.0 + (n - k) as f64 / 4.0);
+    if bytes >= u64::MAX as f64 {
+        u64::MAX
+    } else {
+        bytes as u64
+    }
+}
+
+impl PatternDb {
+    /// Builds the database of `tiles` towards `goal` on `threads` threads (0: all cores);
+    /// `progress` is called after each layer.
+    pub fn build(
+        goal: &Board,
+        tiles: &[u8],
+        limits: &Limits,
+        threads: usize,
+        progress: &mut dyn FnMut(&BuildProgress),
+    ) -> Result<PatternDb, SearchError> {
+        let watch = Watch::new(limits);
+        let size = goal.size();
+        let n = size.cells();
+        let k = tiles.len();
+        check_pattern(size, tiles).map_err(|reason| SearchError::Unsupported {
+            algorithm: "pdb",
+            reason,
+        })?;
+        let needed = build_memory(size, k);
+        if needed > limits.max_memory {
+            return Err(SearchError::MemoryLimit {
+                algorithm: "pdb build",
+                size,
+                needed,
+                limit: limits.max_memory,
+                suggestion: "idastar with smaller patterns",
+            });
+        }
+        let place = Placement::new(n, k);
+        let count = place.count();
+        let s = n - k;
+        let slots = count * s as u64;
+        // Small databases are faster on one thread than with a spawn per layer.
+        let threads = if count < 1 << 16 {
+            1
+        } else {
+            resolve_threads(threads)
+        };
+        let marks = Marks::new(slots);
+        let data: Vec<AtomicU8> = (0..count).map(|_| AtomicU8::new(UNSEEN)).collect();
+        let grid = Grid::new(size);
+
+        // The goal placement with the blank's whole region.
+        let mut home = vec![0u8; k];
+        for (i, &t) in tiles.iter().enumerate() {
+            home[i] = goal
+                .cells()
+                .iter()
+                .position(|&c| c == t)
+                .expect("tile on the goal") as u8;
+        }
+        let p0 = place.index(&home);
+        let occupied = home.iter().fold(0u64, |m, &p| m | 1 << p);
+        let region = grid.region(!occupied & grid.all, goal.blank());
+        mark_region(&marks, p0, s, !occupied & grid.all, region, 1);
+        data[p0 as usize].store(0, Ordering::Relaxed);
+        let ctx = Ctx {
+            place: &place,
+            grid: &grid,
+            marks: &marks,
+            data: &data,
+            s,
+            k,
+        };
+        let layers = Layers {
+            name: "pdb build",
+            threads,
+            chunk: 1 << 12,
+            total: count,
+            watch: &watch,
+        };
+        layers.run(
+            &marks,
+            1,
+            |lo, hi, depth| ctx.expand(lo, hi, depth as u8),
+            |_, _, _| {},
+            progress,
+        )?;
+        drop(marks);
+        let data: Vec<u8> = data.into_iter().map(AtomicU8::into_inner).collect();
+        let data = huge_copy(&data).map_err(|e| SearchError::Unsupported {
+            algorithm: "pdb build",
+            reason: format!("cannot allocate {}: {e}", human_bytes(data.len() as u64)),
+        })?;
+        Ok(PatternDb::from_parts(
+            goal.clone(),
+            tiles.to_vec(),
+            place,
+            data,
+            0,
+        ))
+    }
+}
+
+/// Cell masks of a board for flood fills.
+#[derive(Debug, Clone)]
+struct Grid {
+    w: usize,
+    all: u64,
+    not_left: u64,
+    not_right: u64,
+    neighbours: Vec<u64>,
+}
+
+impl Grid {
+    fn new(size: Size) -> Grid {
+        let (w, n) = (size.width(), size.cells());
+        let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let mut not_left = all;
+        let mut not_right = all;
+        for r in 0..size.height() {
+            not_left &= !(1u64 << (r * w));
+            not_right &= !(1u64 << (r * w + w - 1));
+        }
+        let neighbours = (0..n)
+            .map(|c| {
+                let mut m = 0u64;
+                if c % w > 0 {
+                    m |= 1 << (c - 1);
+                }
+                if c % w + 1 < w {
+                    m |= 1 << (c + 1);
+                }
+                if c >= w {
+                    m |= 1 << (c - w);
+                }
+                if c + w < n {
+                    m |= 1 << (c + w);
+                }
+                m
+            })
+            .collect();
+        Grid {
+            w,
+            all,
+            not_left,
+            not_right,
+            neighbours,
+        }
+    }
+
+    /// The cells of `free` reachable from `from` through `free`.
+    #[inline]
+    fn region(&self, free: u64, from: usize) -> u64 {
+        let mut reach = 1u64 << from;
+        loop {
+            let grown = reach
+                | ((reach << 1) & self.not_left)
+                | ((reach >> 1) & self.not_right)
+                | (reach << self.w)
+                | (reach >> self.w);
+            let grown = grown & free & self.all;
+            if grown == reach {
+                return reach;
+            }
+            reach = grown;
+        }
+    }
+}
+
+/// The slot bits (2 per free cell, in cell order) with value `v` for the cells of `region`.
+#[inline]
+fn region_bits(free: u64, region: u64, v: u64) -> u128 {
+    let mut bits = 0u128;
+    let mut f = free;
+    let mut j = 0;
+    while f != 0 {
+        let c = f & f.wrapping_neg();
+        if region & c != 0 {
+            bits |= (v as u128) << (2 * j);
+        }
+        f ^= c;
+        j += 1;
+    }
+    bits
+}
+
+/// ORs the 2-bit value `v` into the slots of `region` for placement `p`.
+fn mark_region(marks: &Marks, p: u64, s: usize, free: u64, region: u64, v: u64) -> u128 {
+    let bits = region_bits(free, region, v);
+    marks.or_bits(p * s as u64 * 2, bits)
+}
+
+struct Ctx<'a> {
+    place: &'a Placement,
+    grid: &'a Grid,
+    marks: &'a Marks,
+    data: &'a [AtomicU8],
+    s: usize,
+    k: usize,
+}
+
+impl Ctx<'_> {
+    /// Expands the current states in mark words `lo..hi`; returns (states marked,
+    /// placements valued) for the next layer, whose cost is `next`.
+    fn expand(&self, lo: usize, hi: usize, next: u8) -> (u64, u64) {
+        let s = self.s as u64;
+        let mut new_states = 0u64;
+        let mut new_places = 0u64;
+        let mut pos = [0u8; MAX_TILES];
+        let mut cur_p = u64::MAX;
+        let mut occupied = 0u64;
+        let mut slot_of = [0u8; MAX_CELLS];
+        // Per placement: its free cells in order, and how many free cells lie below each
+        // cell (branch-free lookups instead of bit-walking loops per state).
+        let mut free_list = [0u8; MAX_CELLS];
+        let mut free_below = [0u8; MAX_CELLS + 1];
+        let n = self.grid.all.count_ones() as usize;
+        self.marks.for_each_current(lo, hi, |slot_index| {
+            let p = slot_index / s;
+            let j = (slot_index % s) as usize;
+            if p != cur_p {
+                cur_p = p;
+                self.place.unindex(p, &mut pos[..self.k]);
+                occupied = 0;
+                for (i, &c) in pos[..self.k].iter().enumerate() {
+                    occupied |= 1 << c;
+                    slot_of[c as usize] = i as u8;
+                }
+                let mut count = 0u8;
+                for (cell, below) in free_below.iter_mut().enumerate().take(n) {
+                    *below = count;
+                    if occupied & (1 << cell) == 0 {
+                        free_list[count as usize] = cell as u8;
+                        count += 1;
+                    }
+                }
+            }
+            let free = !occupied & self.grid.all;
+            // The blank's cell: the j-th free cell.
+            let b = free_list[j] as usize;
+            // Each pattern tile next to the blank can slide into it.
+            let mut movers = self.grid.neighbours[b] & occupied;
+            while movers != 0 {
+                let c = movers.trailing_zeros() as usize;
+                movers &= movers - 1;
+                let i = slot_of[c] as usize;
+                pos[i] = b as u8;
+                let p2 = self.place.index(&pos[..self.k]);
+                pos[i] = c as u8;
+                let free2 = (free & !(1u64 << b)) | (1u64 << c);
+                // Free cells below c after the move: those below it now, less b.
+                let j2 = free_below[c] as usize - usize::from(b < c);
+                if self.marks.get(p2 * s + j2 as u64) != 0 {
+                    continue;
+                }
+                let region = self.grid.region(free2, c);
+                let before = mark_region(self.marks, p2, self.s, free2, region, 2);
+                if (before >> (2 * j2)) & 3 == 0 {
+                    new_states += 1;
+                }
+                let d = &self.data[p2 as usize];
+                if d.load(Ordering::Relaxed) == UNSEEN {
+                    d.store(next, Ordering::Relaxed);
+                    new_places += 1;
+                }
+            }
+        });
+        (new_states, new_places)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Size;
+
+    #[test]
+    fn regions_flood_only_free_cells() {
+        let g = Grid::new(Size::new(3, 3).unwrap());
+        // Free: cells 0, 1, 3 and 8; from 0 the region is {0, 1, 3}.
+        let free = 0b1_0000_1011;
+        assert_eq!(g.region(free, 0), 0b1011);
+        assert_eq!(g.region(free, 8), 1 << 8);
+        assert_eq!(region_bits(free, 0b1010, 2), 0b10_10_00);
+    }
+}

@@ -1,0 +1,256 @@
+//! The layered breadth-first engine shared by whole-space analysis and pattern-database
+//! builds: two bits per slot, whole layers expanded by every thread at once.
+//!
+//! A slot is whatever the caller indexes densely (a state of the board, or a placement of
+//! a pattern's tiles with the blank on one of the free cells). Its two bits say where the
+//! search is with it: `00` unseen, `01` in the current layer, `10` in the next layer, `11`
+//! done. A pass expands every current slot, marking its unseen successors `10` with atomic
+//! bit-ors (so threads never lock); then a sweep turns `01` into `11` and `10` into `01`.
+//! What is expanded and what a slot means belongs to the caller; the layers, the sweep,
+//! the threads, progress and the clock belong here.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use crate::error::SearchError;
+use crate::limits::{run_chunks, Watch};
+
+/// The low bit of every 2-bit slot in a word.
+pub(crate) const LO: u64 = 0x5555_5555_5555_5555;
+
+/// How far a layered search has come: reported after each layer.
+#[derive(Debug, Clone, Copy)]
+pub struct Progress {
+    /// The depth (or cost) whose states have just been found.
+    pub depth: u32,
+    /// Things found so far (states for an analysis, placements for a database).
+    pub found: u64,
+    /// Things in all.
+    pub total: u64,
+    /// Time since the start.
+    pub elapsed: Duration,
+}
+
+/// The 2-bit marks of every slot.
+pub(crate) struct Marks {
+    words: Vec<AtomicU64>,
+}
+
+impl Marks {
+    /// Marks for `slots` slots, all unseen.
+    pub(crate) fn new(slots: u64) -> Marks {
+        let words = slots.div_ceil(32) as usize;
+        Marks {
+            words: (0..words).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    /// The number of 64-bit words (32 slots each).
+    pub(crate) fn words(&self) -> usize {
+        self.words.len()
+    }
+
+    /// The 2-bit value of `slot`.
+    #[inline(always)]
+    pub(crate) fn get(&self, slot: u64) -> u64 {
+        (self.words[(slot / 32) as usize].load(Ordering::Relaxed) >> (2 * (slot % 32))) & 3
+    }
+
+    /// Puts `slot` in the current layer (for the roots).
+    pub(crate) fn set_current(&self, slot: u64) {
+        self.words[(slot / 32) as usize].fetch_or(1 << (2 * (slot % 32)), Ordering::Relaxed);
+    }
+
+    /// Puts an unseen `slot` in the next layer; true if this call was the one that did.
+    #[inline(always)]
+    pub(crate) fn mark_next(&self, slot: u64) -> bool {
+        let (w, shift) = ((slot / 32) as usize, 2 * (slot % 32));
+        let target = &self.words[w];
+        // A plain load first: most successors are seen already, and a load is far
+        // cheaper than a locked bit-or.
+        if (target.load(Ordering::Relaxed) >> shift) & 3 != 0 {
+            return false;
+        }
+        let prev = target.fetch_or(2 << shift, Ordering::Relaxed);
+        (prev >> shift) & 3 == 0
+    }
+
+    /// ORs `bits` (up to 64 consecutive slots' worth) in at bit offset `at`; returns the
+    /// bits that were there before, wherever `bits` has a set bit in the same word (the
+    /// caller asks about slots it sets).
+    #[inline]
+    pub(crate) fn or_bits(&self, at: u64, bits: u128) -> u128 {
+        let w = (at / 64) as usize;
+        let sh = (at % 64) as u32;
+        let wide = bits << sh;
+        let lo = wide as u64;
+        let hi = (wide >> 64) as u64;
+        let mut before = 0u128;
+        if lo != 0 {
+            before |= (self.words[w].fetch_or(lo, Ordering::Relaxed) >> sh) as u128;
+        }
+        if hi != 0 {
+            before |= (self.words[w + 1].fetch_or(hi, Ordering::Relaxed) as u128) << (64 - sh);
+        }
+        before
+    }
+
+    /// Calls `f` with every slot of the current layer in words `lo..hi`, in order.
+    #[inline(always)]
+    pub(crate) fn for_each_current(&self, lo: usize, hi: usize, mut f: impl FnMut(u64)) {
+        for (w, m) in self.words[lo..hi].iter().enumerate() {
+            let v = m.load(Ordering::Relaxed);
+            // Pairs equal to 01: the current layer (they do not change during a pass).
+            let mut cur = v & !(v >> 1) & LO;
+            while cur != 0 {
+                let bit = cur.trailing_zeros() as u64;
+                cur &= cur - 1;
+                f((lo + w) as u64 * 32 + bit / 2);
+            }
+        }
+    }
+
+    /// Ends a layer in words `lo..hi`: current (01) becomes done (11), next (10) becomes
+    /// current (01); `newly(word, bits)` gets the low bits of the slots that became current
+    /// where there are any.
+    #[inline(always)]
+    fn advance(&self, lo: usize, hi: usize, newly: &impl Fn(usize, u64)) {
+        for (w, m) in self.words.iter().enumerate().take(hi).skip(lo) {
+            let v = m.load(Ordering::Relaxed);
+            let l = v & LO;
+            let h = (v >> 1) & LO;
+            m.store((l << 1) | h | l, Ordering::Relaxed);
+            let fresh = h & !l;
+            if fresh != 0 {
+                newly(w, fresh);
+            }
+        }
+    }
+}
+
+/// One layered search: what it calls itself in errors, its threads and chunk size.
+pub(crate) struct Layers<'a> {
+    /// The name in a time-limit error (`analyze`, `pdb build`).
+    pub(crate) name: &'static str,
+    /// Threads to expand each layer on.
+    pub(crate) threads: usize,
+    /// Words a thread takes at a time.
+    pub(crate) chunk: usize,
+    /// Things in all, for progress.
+    pub(crate) total: u64,
+    /// The clock and cancel flag, checked after each layer.
+    pub(crate) watch: &'a Watch,
+}
+
+impl Layers<'_> {
+    /// Runs layer after layer from the roots already marked current (which count as
+    /// `found` things) until a layer marks nothing new.
+    ///
+    /// `expand(lo, hi, depth)` expands the current slots in mark words `lo..hi` into the
+    /// layer at `depth` and returns (slots newly marked, things newly found); `newly(word,
+    /// bits, depth)` hears of the slots that enter the current layer at `depth`. Returns the
+    /// things found at each depth (the roots first). The last layer stays marked current.
+    pub(crate) fn run(
+        &self,
+        marks: &Marks,
+        found: u64,
+        expand: impl Fn(usize, usize, u32) -> (u64, u64) + Sync,
+        newly: impl Fn(usize, u64, u32) + Sync,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Result<Vec<u64>, SearchError> {
+        let mut histogram = vec![found];
+        let mut found = found;
+        let mut depth = 0u32;
+        let words = marks.words();
+        loop {
+            let next = depth + 1;
+            let (slots, things) = run_chunks(self.threads, words, self.chunk, |lo, hi| {
+                expand(lo, hi, next)
+            });
+            if slots == 0 {
+                return Ok(histogram);
+            }
+            depth = next;
+            run_chunks(self.threads, words, self.chunk, |lo, hi| {
+                marks.advance(lo, hi, &|w, bits| newly(w, bits, depth));
+                (0, 0)
+            });
+            histogram.push(things);
+            found += things;
+            progress(&Progress {
+                depth,
+                found,
+                total: self.total,
+                elapsed: self.watch.elapsed(),
+            });
+            if self.watch.expired() {
+                return Err(self.watch.timeout(self.name, depth, found));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limits::Limits;
+
+    /// Breadth-first search on a ring of `n` slots from slot 0, each slot linked to its
+    /// two neighbours: layer d holds the two slots at distance d (one at the far end).
+    fn ring(n: u64, threads: usize) -> Vec<u64> {
+        let marks = Marks::new(n);
+        marks.set_current(0);
+        let watch = Watch::new(&Limits::default());
+        let layers = Layers {
+            name: "ring",
+            threads,
+            chunk: 1,
+            total: n,
+            watch: &watch,
+        };
+        let mut reports = 0;
+        let h = layers
+            .run(
+                &marks,
+                1,
+                |lo, hi, _| {
+                    let mut new = 0;
+                    marks.for_each_current(lo, hi, |s| {
+                        for t in [(s + 1) % n, (s + n - 1) % n] {
+                            new += u64::from(marks.mark_next(t));
+                        }
+                    });
+                    (new, new)
+                },
+                |_, _, _| {},
+                &mut |_| reports += 1,
+            )
+            .unwrap();
+        assert_eq!(reports, h.len() - 1, "a report per layer after the roots");
+        assert!((0..n).all(|s| marks.get(s) != 0), "every slot seen");
+        h
+    }
+
+    #[test]
+    fn layers_of_a_ring() {
+        for threads in [1, 2] {
+            let mut want = vec![1u64];
+            want.extend(std::iter::repeat_n(2, 49));
+            want.push(1);
+            assert_eq!(ring(100, threads), want);
+            assert_eq!(ring(101, threads).len(), 51);
+        }
+    }
+
+    #[test]
+    fn or_bits_spans_two_words() {
+        let marks = Marks::new(64);
+        let before = marks.or_bits(62, 0b1111);
+        assert_eq!(before, 0);
+        assert_eq!(marks.get(31), 0b11);
+        assert_eq!(marks.get(32), 0b11);
+        // Only the words it touches are read back.
+        assert_eq!(marks.or_bits(62, 0b0011), 0b0011);
+        assert_eq!(marks.or_bits(62, 0b1100), 0b1100);
+    }
+}
