@@ -195,9 +195,9 @@ pub(crate) fn rank_nibbles(seq: u64, n: usize) -> u64 {
     let mut i = n;
     while i > 0 {
         i -= 1;
-        let v = ((seq >> (4 * i)) & 15) as u32;
-        r += later.below(v) * fact;
-        later = later.add(v);
+        let v = (seq >> (4 * i)) & 15;
+        r += ((later >> (4 * v)) & 15) * fact;
+        later = later.wrapping_add((0x1111_1111_1111_1111u64 << (4 * v)) << 4);
         fact *= (n - i) as u64;
     }
     r

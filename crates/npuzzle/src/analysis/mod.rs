@@ -23,7 +23,7 @@ pub use table::{DistanceTable, TABLE_MAGIC, TABLE_VERSION};
 use crate::board::{Board, Size};
 use crate::error::SearchError;
 pub use crate::layered::Progress;
-use crate::layered::{Layers, Marks, LO};
+use crate::layered::{mark_words, Layers, Marks, LO};
 use crate::limits::{resolve_threads, Limits, Watch};
 use index::with_tiles;
 
@@ -112,7 +112,8 @@ pub fn analyze(
     } else {
         resolve_threads(threads)
     };
-    let marks = Marks::new(states);
+    let words = mark_words(states);
+    let marks = Marks::new(&words);
     let phase: Vec<AtomicU32> = (0..marks.words()).map(|_| AtomicU32::new(0)).collect();
     marks.set_current(ix.goal_index());
     let layers = Layers {
@@ -123,17 +124,18 @@ pub fn analyze(
         watch: &watch,
     };
     let histogram = with_tiles!(ix.m, M => layers.run(
-        &marks,
+        marks,
         1,
         |lo, hi, _| {
-            let new = expand::<M>(&ix, &marks, lo, hi);
+            let new = expand::<M>(&ix, marks, lo, hi);
             (new, new)
         },
-        |w, newly, depth| {
-            // The phase bit: floor(d / 2) mod 2.
-            if (depth / 2) % 2 == 1 {
+        // The phase bit, floor(d / 2) mod 2, is set for the states at depths 2 and 3
+        // mod 4.
+        |depth| {
+            ((depth / 2) % 2 == 1).then_some(|w: usize, newly: u64| {
                 phase[w].fetch_or(compress_even(newly), Ordering::Relaxed);
-            }
+            })
         },
         progress,
     ))?;
@@ -150,7 +152,7 @@ pub fn analyze(
             far.push(ix.board(b, s));
         }
     });
-    drop(marks);
+    drop(words);
     let phase: Vec<u32> = phase.into_iter().map(AtomicU32::into_inner).collect();
     Ok(Analysis {
         table: DistanceTable::from_parts(goal.clone(), ix, phase, histogram),
@@ -162,16 +164,29 @@ pub fn analyze(
 
 /// Expands the current layer's states in words `lo..hi`; returns how many new states it
 /// marked for the next layer.
-fn expand<const M: usize>(ix: &Indexer, marks: &Marks, lo: usize, hi: usize) -> u64 {
+///
+/// The scan of the current layer is written out here rather than taken from
+/// `Marks::for_each_current`: through the closure the 3x4 analysis ran 1.5-2% slower on
+/// one thread (10.55 s against 10.41 s, alternating runs).
+fn expand<const M: usize>(ix: &Indexer, marks: Marks<'_>, lo: usize, hi: usize) -> u64 {
     let mut new = 0;
     let mut steps = [Step::default(); 4];
-    marks.for_each_current(lo, hi, |idx| {
-        let (blank, seq) = ix.decode_m::<M>(idx);
-        let k = ix.successors_m::<M>(blank, seq, idx, &mut steps);
-        for st in &steps[..k] {
-            new += u64::from(marks.mark_next(st.index));
+    for w in lo..hi {
+        let v = marks.word(w);
+        let mut cur = v & !(v >> 1) & LO;
+        while cur != 0 {
+            let bit = cur.trailing_zeros() as u64;
+            cur &= cur - 1;
+            let idx = w as u64 * 32 + bit / 2;
+            let (blank, seq) = ix.decode_m::<M>(idx);
+            let k = ix.successors_m::<M>(blank, seq, idx, &mut steps);
+            for st in &steps[..k] {
+                if marks.mark_next(st.index) {
+                    new += 1;
+                }
+            }
         }
-    });
+    }
     new
 }
 

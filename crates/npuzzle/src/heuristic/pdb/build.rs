@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use super::{check_pattern, huge_copy, BuildProgress, PatternDb, Placement, MAX_CELLS, MAX_TILES};
 use crate::board::{Board, Size};
 use crate::error::{human_bytes, SearchError};
-use crate::layered::{Layers, Marks};
+use crate::layered::{mark_words, Layers, Marks};
 use crate::limits::{resolve_threads, Limits, Watch};
 
 const UNSEEN: u8 = u8::MAX;
@@ -66,7 +66,8 @@ impl PatternDb {
         } else {
             resolve_threads(threads)
         };
-        let marks = Marks::new(slots);
+        let words = mark_words(slots);
+        let marks = Marks::new(&words);
         let data: Vec<AtomicU8> = (0..count).map(|_| AtomicU8::new(UNSEEN)).collect();
         let grid = Grid::new(size);
 
@@ -82,12 +83,12 @@ impl PatternDb {
         let p0 = place.index(&home);
         let occupied = home.iter().fold(0u64, |m, &p| m | 1 << p);
         let region = grid.region(!occupied & grid.all, goal.blank());
-        mark_region(&marks, p0, s, !occupied & grid.all, region, 1);
+        mark_region(marks, p0, s, !occupied & grid.all, region, 1);
         data[p0 as usize].store(0, Ordering::Relaxed);
         let ctx = Ctx {
             place: &place,
             grid: &grid,
-            marks: &marks,
+            marks,
             data: &data,
             s,
             k,
@@ -100,13 +101,13 @@ impl PatternDb {
             watch: &watch,
         };
         layers.run(
-            &marks,
+            marks,
             1,
             |lo, hi, depth| ctx.expand(lo, hi, depth as u8),
-            |_, _, _| {},
+            |_| None::<fn(usize, u64)>,
             progress,
         )?;
-        drop(marks);
+        drop(words);
         let data: Vec<u8> = data.into_iter().map(AtomicU8::into_inner).collect();
         let data = huge_copy(&data).map_err(|e| SearchError::Unsupported {
             algorithm: "pdb build",
@@ -206,7 +207,7 @@ fn region_bits(free: u64, region: u64, v: u64) -> u128 {
 }
 
 /// ORs the 2-bit value `v` into the slots of `region` for placement `p`.
-fn mark_region(marks: &Marks, p: u64, s: usize, free: u64, region: u64, v: u64) -> u128 {
+fn mark_region(marks: Marks<'_>, p: u64, s: usize, free: u64, region: u64, v: u64) -> u128 {
     let bits = region_bits(free, region, v);
     marks.or_bits(p * s as u64 * 2, bits)
 }
@@ -214,7 +215,7 @@ fn mark_region(marks: &Marks, p: u64, s: usize, free: u64, region: u64, v: u64) 
 struct Ctx<'a> {
     place: &'a Placement,
     grid: &'a Grid,
-    marks: &'a Marks,
+    marks: Marks<'a>,
     data: &'a [AtomicU8],
     s: usize,
     k: usize,
