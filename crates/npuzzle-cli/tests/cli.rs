@@ -3,9 +3,27 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
+/// A folder of this test's own (named after the test's thread) that stands in for every
+/// place the binary might keep files: the tests never read or write the user's cache.
+fn sandbox() -> std::path::PathBuf {
+    let name = std::thread::current()
+        .name()
+        .unwrap_or("main")
+        .replace("::", "-");
+    // Not created here: only a command that saves something makes it.
+    std::env::temp_dir()
+        .join(format!("npuzzle-cli-home-{}", std::process::id()))
+        .join(name)
+}
+
 fn npuzzle(args: &[&str], stdin: &str) -> Output {
+    let home = sandbox();
     let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
         .args(args)
+        .env("HOME", &home)
+        .env("XDG_CACHE_HOME", home.join("xdg-cache"))
+        .env("NPUZZLE_CACHE_DIR", home.join("cache"))
+        .env("NPUZZLE_PDB_DIR", home.join("pdb"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -816,4 +834,33 @@ fn a_named_heuristic_wins_over_pattern_databases() {
     assert!(!text(&o.stderr).contains("building"), "{}", text(&o.stderr));
     assert_eq!(std::fs::read_dir(&dir).map_or(0, |r| r.count()), 0);
     let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn tests_keep_their_files_in_their_own_sandbox() {
+    // A 2x5 board solved by table, with no --cache-dir: the table is saved in the folder
+    // that NPUZZLE_CACHE_DIR names for this test, not in the user's cache.
+    let home = sandbox();
+    let _ = std::fs::remove_dir_all(&home);
+    let o = npuzzle(
+        &[
+            "solve",
+            "--algo",
+            "table",
+            "--size",
+            "5x2",
+            "1 2 3 4 0 5 6 7 8 9",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let saved: Vec<_> = std::fs::read_dir(home.join("cache"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        saved.len() == 1 && saved[0].starts_with("table-5x2-"),
+        "{saved:?}"
+    );
+    std::fs::remove_dir_all(&home).unwrap();
 }

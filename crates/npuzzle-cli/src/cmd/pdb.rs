@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args as ClapArgs, Subcommand};
 use npuzzle::error::human_bytes;
-use npuzzle::heuristic::pdb::{partition, Load, PatternDb};
+use npuzzle::heuristic::pdb::{partition, Load, PatternDb, PdbInfo};
 use npuzzle::Board;
 
 use crate::opts::{parse_size, LimitOpts};
@@ -119,12 +119,14 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         Action::List => {
             for p in files(&dir) {
                 let meta = std::fs::metadata(&p)?;
-                let desc = match PatternDb::map(&p) {
-                    Ok(db) => format!(
+                // The header only: listing never reads (or checksums) the entries;
+                // `verify` does.
+                let desc = match PdbInfo::read(&p) {
+                    Ok(info) => format!(
                         "{} goal {} tiles {:?}",
-                        db.goal().size(),
-                        db.goal(),
-                        db.tiles()
+                        info.goal.size(),
+                        info.goal,
+                        info.tiles
                     ),
                     Err(e) => format!("unreadable: {e}"),
                 };

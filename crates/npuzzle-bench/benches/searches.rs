@@ -1,5 +1,5 @@
 //! Each search on 3x3 boards at depths 10, 20 and 31, plus the distance table's build and
-//! a batch solved through it. Run with `cargo bench -p npuzzle`.
+//! a batch solved through it. Run with `cargo bench -p npuzzle-bench`.
 
 #![allow(missing_docs)]
 
