@@ -1,7 +1,20 @@
 //! `npuzzle`: the command-line face of the npuzzle library. Each subcommand parses its
 //! arguments, calls the library, and prints; exit codes: 0 success (an unsolvable board
-//! is a valid answer), 1 `verify` found that the moves do not reach the goal, 2 malformed
-//! input, 3 a limit reached.
+//! is a valid answer), 1 a wrong answer found (`verify`: the moves do not reach the goal;
+//! `bench`: a length differs from the optimum), 2 malformed input, 3 a limit reached or
+//! an interruption, 4 an I/O error (standard output could not be written, or a file could
+//! not be read or written), 5 an internal error.
+
+/// Writes a line to standard error. A standard error that cannot be written (closed, or
+/// on a full disk) is ignored: the answers on standard output matter more, and a panic
+/// would lose them.
+#[macro_export]
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
 
 mod cmd;
 mod dirs;
@@ -22,15 +35,40 @@ pub const OK: u8 = 0;
 pub const MISMATCH: u8 = 1;
 /// Exit code: malformed input.
 pub const BAD_INPUT: u8 = 2;
-/// Exit code: a memory or time limit was reached.
+/// Exit code: a memory or time limit was reached, or the user interrupted.
 pub const LIMIT: u8 = 3;
+/// Exit code: an I/O error (standard output, or a file).
+pub const IO: u8 = 4;
+/// Exit code: an internal error (a bug: please report it).
+pub const INTERNAL: u8 = 5;
 
-/// Combines exit codes of several boards: malformed input outranks a limit reached.
+/// Combines the exit codes of several boards into the worst: an internal error, then a
+/// wrong answer, an I/O error, malformed input, a limit reached, success.
 pub fn merge(code: u8, new: u8) -> u8 {
-    if code == BAD_INPUT || new == BAD_INPUT {
-        BAD_INPUT
+    let rank = |c: u8| match c {
+        OK => 0,
+        LIMIT => 1,
+        BAD_INPUT => 2,
+        IO => 3,
+        MISMATCH => 4,
+        _ => 5,
+    };
+    if rank(new) > rank(code) {
+        new
     } else {
-        code.max(new)
+        code
+    }
+}
+
+/// The exit code for a search that ended without an answer: a limit (memory, time, the
+/// machine's memory, an interrupt) is 3; a table or database that contradicts itself is
+/// an I/O matter (its file is bad), 4; anything else is about the input, 2.
+pub fn search_exit_code(e: &npuzzle::SearchError) -> u8 {
+    use npuzzle::SearchError as E;
+    match e {
+        E::MemoryLimit { .. } | E::TimeLimit { .. } | E::OutOfMemory { .. } => LIMIT,
+        E::Inconsistent { .. } => IO,
+        E::Unsolvable | E::SizeMismatch { .. } | E::Unsupported { .. } => BAD_INPUT,
     }
 }
 
@@ -56,7 +94,7 @@ impl Fail {
 impl From<io::Error> for Fail {
     fn from(e: io::Error) -> Fail {
         Fail {
-            code: 1,
+            code: IO,
             message: e.to_string(),
         }
     }
@@ -70,7 +108,15 @@ impl From<io::Error> for Fail {
 /// ("813402765"), or as a grid over several lines. The blank is 0, x, X, _ or '.'.
 /// Moves name the way the tile slides (U D L R).
 #[derive(Parser, Debug)]
-#[command(name = "npuzzle", version, about, long_about)]
+#[command(
+    name = "npuzzle",
+    version,
+    about,
+    long_about,
+    after_help = "Exit codes: 0 success (an unsolvable board is a valid answer); 1 a wrong answer \
+                  found (verify, bench); 2 malformed input; 3 a limit reached or interrupted; \
+                  4 an I/O error; 5 an internal error. In a batch, the worst of them."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -107,15 +153,33 @@ fn main() -> ExitCode {
     let flushed = out.flush();
     match (result, flushed) {
         (Ok(code), Ok(())) => ExitCode::from(code),
-        (Err(f), _) if f.code == 1 && f.message.contains("Broken pipe") => ExitCode::from(OK),
+        // A reader that stopped early (`| head`) is not an error.
+        (Err(f), _) if f.code == IO && f.message.contains("Broken pipe") => ExitCode::from(OK),
         (_, Err(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::from(OK),
         (Err(f), _) => {
-            eprintln!("npuzzle: {}", f.message);
+            note!("npuzzle: {}", f.message);
             ExitCode::from(f.code)
         }
         (Ok(_), Err(e)) => {
-            eprintln!("npuzzle: {e}");
-            ExitCode::from(1)
+            note!("npuzzle: cannot write the output: {e}");
+            ExitCode::from(IO)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_batch_exits_with_its_worst_outcome() {
+        let order = [OK, LIMIT, BAD_INPUT, IO, MISMATCH, INTERNAL];
+        for (i, &a) in order.iter().enumerate() {
+            for (j, &b) in order.iter().enumerate() {
+                assert_eq!(merge(a, b), order[i.max(j)], "{a} then {b}");
+            }
+        }
+        // A wrong length is not hidden by a bad line that came after it.
+        assert_eq!(merge(merge(OK, MISMATCH), BAD_INPUT), MISMATCH);
     }
 }

@@ -72,10 +72,18 @@ impl LimitOpts {
     }
 }
 
+static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+
+/// Whether Ctrl-C was pressed (after [`interrupt_flag`] set up the handler): a batch
+/// stops before its next board.
+pub fn interrupted() -> bool {
+    FLAG.get().is_some_and(|f| f.load(Ordering::SeqCst))
+}
+
 /// The flag Ctrl-C sets: searches stop cleanly with the bound they proved, as at a time
-/// limit. A second Ctrl-C ends the program at once.
+/// limit, and batches stop before their next board. A second Ctrl-C ends the program at
+/// once.
 pub fn interrupt_flag() -> Arc<AtomicBool> {
-    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
     FLAG.get_or_init(|| {
         let flag = Arc::new(AtomicBool::new(false));
         let seen = flag.clone();
@@ -83,7 +91,7 @@ pub fn interrupt_flag() -> Arc<AtomicBool> {
             if seen.swap(true, Ordering::SeqCst) {
                 std::process::exit(130);
             }
-            eprintln!("\nnpuzzle: interrupted; stopping the search (Ctrl-C again to quit now)");
+            crate::note!("\nnpuzzle: interrupted; stopping (Ctrl-C again to quit now)");
         });
         flag
     })
@@ -117,10 +125,19 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
         _ => (t, 1),
     };
     match num.trim().parse::<f64>() {
+        // 2^64 is the first value a u64 cannot hold; a larger figure is refused, not capped.
+        Ok(v) if v >= 0.0 && v * mult as f64 >= 18_446_744_073_709_551_616.0 => Err(format!(
+            "expected at most 16 EiB (2^64 - 1 bytes), found {s:?}"
+        )),
         Ok(v) if v >= 0.0 && v.is_finite() => Ok((v * mult as f64) as u64),
-        _ => Err(format!("expected a size such as 512M or 4G, found {s:?}")),
+        _ => Err(format!(
+            "expected a size such as 512M or 4G (a number, then K, M, G or T), found {s:?}"
+        )),
     }
 }
+
+/// The longest time limit read, in seconds.
+pub const MAX_SECONDS: f64 = 1e9;
 
 /// Reads a duration: seconds, or a number with ms, s, m or h.
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
@@ -137,11 +154,13 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
         (t, 1.0)
     };
     match num.trim().parse::<f64>() {
-        Ok(v) if v >= 0.0 && v.is_finite() && v * unit < 1e9 => {
-            Ok(Duration::from_secs_f64(v * unit))
-        }
+        Ok(v) if v >= 0.0 && v * unit > MAX_SECONDS => Err(format!(
+            "expected a time of at most {MAX_SECONDS} s (about 31 years), found {s:?}"
+        )),
+        Ok(v) if v >= 0.0 && v.is_finite() => Ok(Duration::from_secs_f64(v * unit)),
         _ => Err(format!(
-            "expected a time such as 10, 2.5s, 500ms or 2m, found {s:?}"
+            "expected a time such as 10, 2.5s, 500ms or 2m (a number, then ms, s, m or h), \
+             found {s:?}"
         )),
     }
 }
@@ -160,5 +179,13 @@ mod tests {
         assert_eq!(parse_duration("2m").unwrap(), Duration::from_secs(120));
         assert_eq!(parse_duration("1.5").unwrap(), Duration::from_millis(1500));
         assert!(parse_duration("-1").is_err());
+        // Over the caps: refused with the cap named, never capped silently.
+        let e = parse_duration("99999999999").unwrap_err();
+        assert!(e.contains("at most 1000000000 s"), "{e}");
+        let e = parse_bytes("99999999T").unwrap_err();
+        assert!(e.contains("at most 16 EiB"), "{e}");
+        assert_eq!(parse_bytes("16383T").unwrap(), 16383 << 40);
+        let e = parse_bytes("lots").unwrap_err();
+        assert!(e.contains("\"lots\""), "{e}");
     }
 }

@@ -75,7 +75,7 @@ impl ProgressLine {
     /// Ends the display (moves past the redrawn line).
     pub fn finish(&mut self) {
         if self.tty && self.drawn {
-            eprintln!();
+            crate::note!("");
         }
         self.drawn = false;
     }

@@ -25,7 +25,7 @@ pub fn load_cached(dir: Option<&Path>, goal: &Board) -> Option<DistanceTable> {
     match DistanceTable::load(&path) {
         Ok(t) if t.goal() == goal => Some(t),
         Ok(t) => {
-            eprintln!(
+            crate::note!(
                 "npuzzle: {}: expected a table for goal {goal}, found one for {}; ignoring it",
                 path.display(),
                 t.goal()
@@ -33,7 +33,7 @@ pub fn load_cached(dir: Option<&Path>, goal: &Board) -> Option<DistanceTable> {
             None
         }
         Err(e) => {
-            eprintln!("npuzzle: {}: {e}; ignoring it", path.display());
+            crate::note!("npuzzle: {}: {e}; ignoring it", path.display());
             None
         }
     }
@@ -42,20 +42,20 @@ pub fn load_cached(dir: Option<&Path>, goal: &Board) -> Option<DistanceTable> {
 /// Saves a table to the cache; says where, or why not.
 pub fn save(dir: Option<&Path>, table: &DistanceTable, quiet: bool) {
     let Some(dir) = dir else {
-        eprintln!(
+        crate::note!(
             "npuzzle: no cache directory (set NPUZZLE_CACHE_DIR or --cache-dir); table not saved"
         );
         return;
     };
     let path = dir.join(table_file_name(table.goal()));
     match table.save(&path) {
-        Ok(()) if !quiet => eprintln!(
+        Ok(()) if !quiet => crate::note!(
             "npuzzle: table saved to {} ({})",
             path.display(),
             human_bytes(table.memory())
         ),
         Ok(()) => {}
-        Err(e) => eprintln!("npuzzle: cannot save the table to {}: {e}", path.display()),
+        Err(e) => crate::note!("npuzzle: cannot save the table to {}: {e}", path.display()),
     }
 }
 
@@ -70,7 +70,7 @@ pub fn build(
     let states: f64 = (2..=size.cells()).map(|k| k as f64).product::<f64>() / 2.0;
     let large = states > 5e6;
     if large && memory_needed(size) <= limits.max_memory {
-        eprintln!(
+        crate::note!(
             "npuzzle: searching all {:.0} states of {size} to goal {goal} (about {} of memory)",
             states,
             human_bytes(memory_needed(size))

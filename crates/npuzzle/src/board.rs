@@ -244,6 +244,15 @@ impl Board {
             std::mem::take(&mut rows)
         };
 
+        // Words first: a board of "hello" is a bad token, not a board of the wrong size.
+        for (i, tok) in token_rows.iter().flatten().enumerate() {
+            if !is_blank_symbol(tok) && !tok.chars().all(|c| c.is_ascii_digit()) {
+                return Err(ParseError::UnknownToken {
+                    token: tok.chars().take(40).collect(),
+                    index: i + 1,
+                });
+            }
+        }
         let found: usize = token_rows.iter().map(|r| r.len()).sum();
         let size = if token_rows.len() > 1 {
             let expected = token_rows[0].len();
@@ -307,17 +316,12 @@ impl Board {
                     })
                 }
                 Err(_) => {
-                    // Numbers too long for u64 are out of range, not unknown.
-                    if tok.chars().all(|c| c.is_ascii_digit()) {
-                        return Err(ParseError::TileOutOfRange {
-                            tile: u64::MAX,
-                            max: n - 1,
-                            at: size.cell(i),
-                        });
-                    }
-                    return Err(ParseError::UnknownToken {
-                        token: tok.chars().take(40).collect(),
-                        index: i + 1,
+                    // Only digits are left (words were refused above): a number too long
+                    // for u64, shown as typed.
+                    return Err(ParseError::NumberTooLarge {
+                        text: tok.chars().take(40).collect(),
+                        max: n - 1,
+                        at: size.cell(i),
                     });
                 }
             }
@@ -538,9 +542,18 @@ mod tests {
             err(&"1 ".repeat(20000), None),
             ParseError::TooLong { .. }
         ));
+        // A number too long to read is out of range, and shown as typed.
+        let e = err("1 2 3 4 5 6 7 8 99999999999999999999999", None);
+        assert!(matches!(e, ParseError::NumberTooLarge { .. }), "{e}");
+        assert!(
+            e.to_string()
+                .contains("found 99999999999999999999999 at row 3, column 3"),
+            "{e}"
+        );
+        // A word is a bad token wherever it stands, not a board of the wrong size.
         assert!(matches!(
-            err("1 2 3 4 5 6 7 8 99999999999999999999999", None),
-            ParseError::TileOutOfRange { .. }
+            err("hello", None),
+            ParseError::UnknownToken { index: 1, .. }
         ));
         let e = err("1 2 3/4 5 5/7 8 0", None);
         assert_eq!(e.to_string(), "expected each tile once, found tile 5 twice: at row 2, column 2 and at row 2, column 3");

@@ -84,6 +84,15 @@ pub enum ParseError {
         /// Where it stands.
         at: Cell,
     },
+    /// A run of digits too long to be read as a number.
+    NumberTooLarge {
+        /// The digits as written (at most 40 of them).
+        text: String,
+        /// The largest tile on this size.
+        max: usize,
+        /// Where it stands.
+        at: Cell,
+    },
     /// The same tile twice.
     DuplicateTile {
         /// The tile.
@@ -155,6 +164,11 @@ impl fmt::Display for ParseError {
                 f,
                 "expected tiles 1 to {max} and one blank, found {tile} at {at}"
             ),
+            ParseError::NumberTooLarge { text, max, at } => write!(
+                f,
+                "expected tiles 1 to {max} and one blank, found {text} at {at}, a number too \
+                 large"
+            ),
             ParseError::DuplicateTile {
                 tile,
                 first,
@@ -189,6 +203,22 @@ pub enum MoveError {
         position: usize,
         /// The notation that was being read.
         notation: &'static str,
+    },
+    /// A run length (`U12`) of 0 or over the cap.
+    RunLength {
+        /// The move and its count as written.
+        token: String,
+        /// 1-based character position in the text.
+        position: usize,
+        /// The longest run (and sequence) read: [`MAX_RUN`](crate::moves::MAX_RUN).
+        max: usize,
+    },
+    /// More moves in all than the cap.
+    TooMany {
+        /// The most moves read: [`MAX_RUN`](crate::moves::MAX_RUN).
+        max: usize,
+        /// 1-based character position where the sequence went over.
+        position: usize,
     },
     /// A move that would take the blank off the board.
     Illegal {
@@ -225,6 +255,18 @@ impl fmt::Display for MoveError {
             } => write!(
                 f,
                 "expected a move in {notation} notation at character {position}, found {token:?}"
+            ),
+            MoveError::RunLength {
+                token,
+                position,
+                max,
+            } => write!(
+                f,
+                "expected a run length from 1 to {max} at character {position}, found {token:?}"
+            ),
+            MoveError::TooMany { max, position } => write!(
+                f,
+                "expected at most {max} moves, found more (at character {position})"
             ),
             MoveError::Illegal { index, mv, blank } => write!(
                 f,
@@ -292,6 +334,23 @@ pub enum SearchError {
         /// The algorithm's name.
         algorithm: &'static str,
         /// Why.
+        reason: String,
+    },
+    /// The memory the search needs could not be had from the system (more than the
+    /// machine has, or an allocation refused).
+    OutOfMemory {
+        /// The algorithm's name.
+        algorithm: &'static str,
+        /// Bytes it asked for.
+        needed: u64,
+        /// The machine's memory, where known.
+        machine: Option<u64>,
+    },
+    /// A table or database (read from a file, so written by anyone) contradicts itself.
+    Inconsistent {
+        /// What it was used for.
+        algorithm: &'static str,
+        /// What was wrong.
         reason: String,
     },
 }
@@ -418,6 +477,26 @@ impl fmt::Display for SearchError {
             ),
             SearchError::Unsupported { algorithm, reason } => {
                 write!(f, "{algorithm} cannot solve this board: {reason}")
+            }
+            SearchError::OutOfMemory {
+                algorithm,
+                needed,
+                machine,
+            } => match machine {
+                Some(m) if needed > m => write!(
+                    f,
+                    "{algorithm} needs about {} but this machine has {}",
+                    human_bytes(*needed),
+                    human_bytes(*m)
+                ),
+                _ => write!(
+                    f,
+                    "{algorithm} needs about {}, which the system refused to allocate",
+                    human_bytes(*needed)
+                ),
+            },
+            SearchError::Inconsistent { algorithm, reason } => {
+                write!(f, "{algorithm}: the data contradicts itself: {reason}")
             }
         }
     }

@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use crate::error::SearchError;
-use crate::limits::{run_chunks, Watch};
+use crate::limits::{run_chunks, try_vec, Watch};
 
 /// The low bit of every 2-bit slot in a word.
 pub(crate) const LO: u64 = 0x5555_5555_5555_5555;
@@ -31,10 +31,13 @@ pub struct Progress {
     pub elapsed: Duration,
 }
 
-/// Storage for the 2-bit marks of `slots` slots, all unseen.
-pub(crate) fn mark_words(slots: u64) -> Vec<AtomicU64> {
-    let words = slots.div_ceil(32) as usize;
-    (0..words).map(|_| AtomicU64::new(0)).collect()
+/// Storage for the 2-bit marks of `slots` slots, all unseen; `algorithm` names the
+/// search in an [`SearchError::OutOfMemory`] if the system refuses the memory.
+pub(crate) fn mark_words(
+    slots: u64,
+    algorithm: &'static str,
+) -> Result<Vec<AtomicU64>, SearchError> {
+    try_vec(slots.div_ceil(32) as usize, algorithm, || AtomicU64::new(0))
 }
 
 /// The 2-bit marks of every slot: a view of their words, passed by value so that the
@@ -225,7 +228,7 @@ mod tests {
     /// Breadth-first search on a ring of `n` slots from slot 0, each slot linked to its
     /// two neighbours: layer d holds the two slots at distance d (one at the far end).
     fn ring(n: u64, threads: usize) -> Vec<u64> {
-        let words = mark_words(n);
+        let words = mark_words(n, "ring").unwrap();
         let marks = Marks::new(&words);
         marks.set_current(0);
         let watch = Watch::new(&Limits::default());
@@ -272,7 +275,7 @@ mod tests {
 
     #[test]
     fn or_bits_spans_two_words() {
-        let words = mark_words(64);
+        let words = mark_words(64, "test").unwrap();
         let marks = Marks::new(&words);
         let before = marks.or_bits(62, 0b1111);
         assert_eq!(before, 0);

@@ -3,9 +3,10 @@
 //! runner that the layered searches use.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
+use crate::board::Size;
 use crate::error::SearchError;
 
 /// Bounds on a search's memory and time.
@@ -47,6 +48,66 @@ pub fn default_memory_budget() -> u64 {
         (Some(t), None) => t / 2,
         _ => 2 << 30,
     }
+}
+
+/// The machine's memory (`MemTotal` in `/proc/meminfo`), where it can be read; read once.
+pub fn machine_memory() -> Option<u64> {
+    static TOTAL: OnceLock<Option<u64>> = OnceLock::new();
+    *TOTAL.get_or_init(|| {
+        let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+        let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+        let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        kb.checked_mul(1024)
+    })
+}
+
+impl Limits {
+    /// Checks that `needed` bytes fit both the memory limit ([`SearchError::MemoryLimit`],
+    /// naming `suggestion`) and the machine ([`SearchError::OutOfMemory`]: a limit set
+    /// above the machine's memory does not make the memory appear).
+    pub(crate) fn check_memory(
+        &self,
+        algorithm: &'static str,
+        size: Size,
+        needed: u64,
+        suggestion: &'static str,
+    ) -> Result<(), SearchError> {
+        if needed > self.max_memory {
+            return Err(SearchError::MemoryLimit {
+                algorithm,
+                size,
+                needed,
+                limit: self.max_memory,
+                suggestion,
+            });
+        }
+        match machine_memory() {
+            Some(machine) if needed > machine => Err(SearchError::OutOfMemory {
+                algorithm,
+                needed,
+                machine: Some(machine),
+            }),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// `len` values made by `make`, in memory asked of the system without aborting: a refusal
+/// is [`SearchError::OutOfMemory`].
+pub(crate) fn try_vec<T>(
+    len: usize,
+    algorithm: &'static str,
+    make: impl FnMut() -> T,
+) -> Result<Vec<T>, SearchError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(len)
+        .map_err(|_| SearchError::OutOfMemory {
+            algorithm,
+            needed: (len as u64).saturating_mul(std::mem::size_of::<T>() as u64),
+            machine: machine_memory(),
+        })?;
+    v.resize_with(len, make);
+    Ok(v)
 }
 
 /// Watches the clock and the cancel flag.
@@ -148,5 +209,39 @@ pub(crate) fn resolve_threads(threads: usize) -> usize {
     match threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         t => t,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_beyond_the_machine_is_refused_not_aborted() {
+        let size = Size::new(4, 4).unwrap();
+        let huge = Limits {
+            max_memory: u64::MAX,
+            ..Limits::default()
+        };
+        // 4 PiB: more than any machine this runs on; the limit allows it, the machine not.
+        let e = huge
+            .check_memory("test", size, 1 << 52, "idastar")
+            .unwrap_err();
+        assert!(matches!(e, SearchError::OutOfMemory { .. }), "{e}");
+        assert!(e.to_string().contains("this machine has"), "{e}");
+        // Within the limit and the machine: fine. Over the limit: the limit is named.
+        assert!(huge.check_memory("test", size, 1 << 20, "idastar").is_ok());
+        let small = Limits {
+            max_memory: 1 << 20,
+            ..Limits::default()
+        };
+        let e = small
+            .check_memory("test", size, 1 << 21, "idastar")
+            .unwrap_err();
+        assert!(matches!(e, SearchError::MemoryLimit { .. }), "{e}");
+        // An allocation the system refuses is an error, not an abort.
+        let e = try_vec(usize::MAX / 2, "test", || 0u64).unwrap_err();
+        assert!(matches!(e, SearchError::OutOfMemory { .. }), "{e}");
+        assert_eq!(try_vec(3, "test", || 7u8).unwrap(), vec![7, 7, 7]);
     }
 }

@@ -180,13 +180,25 @@ impl Notation {
                         let digits: String = chars[i + 1..j].iter().collect();
                         match digits.parse::<usize>() {
                             Ok(n) if (1..=MAX_RUN).contains(&n) => n,
-                            _ => return Err(unknown(format!("{c}{digits}"), i + 1)),
+                            _ => {
+                                return Err(MoveError::RunLength {
+                                    token: format!(
+                                        "{c}{}",
+                                        digits.chars().take(40).collect::<String>()
+                                    ),
+                                    position: i + 1,
+                                    max: MAX_RUN,
+                                })
+                            }
                         }
                     } else {
                         1
                     };
                     if moves.len() + run > MAX_RUN {
-                        return Err(unknown(format!("{c}{run}"), i + 1));
+                        return Err(MoveError::TooMany {
+                            max: MAX_RUN,
+                            position: i + 1,
+                        });
                     }
                     moves.extend(std::iter::repeat_n(d, run));
                     i = j;
@@ -358,7 +370,14 @@ mod tests {
         let e = Notation::Tile.parse(&b, "UDX").unwrap_err();
         assert!(e.to_string().contains("character 3"), "{e}");
         let e = Notation::Tile.parse(&b, "U0").unwrap_err();
-        assert!(matches!(e, MoveError::UnknownMove { .. }));
+        assert!(matches!(e, MoveError::RunLength { position: 1, .. }), "{e}");
+        let e = Notation::Tile
+            .parse(&b, "LU99999999999999999999999")
+            .unwrap_err();
+        assert!(e.to_string().contains("from 1 to 1000000"), "{e}");
+        assert!(e.to_string().contains("U99999999999999999999999"), "{e}");
+        let e = Notation::Tile.parse(&b, "U999999U2").unwrap_err();
+        assert!(matches!(e, MoveError::TooMany { position: 8, .. }), "{e}");
         let e = Notation::Tiles.parse(&b, "1 7").unwrap_err();
         assert!(
             matches!(

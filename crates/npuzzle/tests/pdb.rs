@@ -299,3 +299,23 @@ fn headers_are_read_without_the_entries() {
     assert!(PdbInfo::read(&p).is_err());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_forged_database_is_refused() {
+    // Every entry set to 3 and the checksum made to match: the file's form is sound, but
+    // the goal would cost 3 moves, and a search with it would never see the goal.
+    let goal = Board::solved(Size::square(3).unwrap());
+    let l = Limits::default();
+    let a = PatternDb::build(&goal, &[1, 2, 3, 4], &l, 1, &mut |_| {}).unwrap();
+    let b = PatternDb::build(&goal, &[5, 6, 7, 8], &l, 1, &mut |_| {}).unwrap();
+    let mut bytes = b.to_bytes();
+    let body = bytes.len() - 8;
+    for e in &mut bytes[body - b.len()..body] {
+        *e = 3;
+    }
+    let sum = npuzzle::files::checksum(&bytes[..body]);
+    bytes[body..].copy_from_slice(&sum.to_le_bytes());
+    let forged = PatternDb::from_bytes(&bytes).unwrap();
+    let e = PdbHeuristic::new(&goal, vec![a, forged]).unwrap_err();
+    assert!(e.contains("expected 0 moves at the goal"), "{e}");
+}

@@ -5,13 +5,13 @@ use std::path::PathBuf;
 
 use clap::Args as ClapArgs;
 use npuzzle::analysis::Analysis;
-use npuzzle::{Board, SearchError};
+use npuzzle::Board;
 use serde_json::json;
 
 use crate::opts::thousands;
 use crate::opts::{parse_size, LimitOpts};
 use crate::tables::{build, cache_dir, save};
-use crate::{Fail, LIMIT, OK};
+use crate::{Fail, OK};
 
 /// Search every state of a board size: states at each distance, god's number, the
 /// hardest positions. The distance table is saved in the cache, and `solve` then answers
@@ -59,13 +59,12 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     let limits = args.limits.limits();
     let a = match build(&goal, &limits, args.threads, args.antipodes) {
         Ok(a) => a,
-        Err(e @ (SearchError::MemoryLimit { .. } | SearchError::TimeLimit { .. })) => {
+        Err(e) => {
             return Err(Fail {
-                code: LIMIT,
+                code: crate::search_exit_code(&e),
                 message: e.to_string().replace("; try --algo idastar", ""),
             })
         }
-        Err(e) => return Err(Fail::input(e.to_string())),
     };
     if let Some(path) = &args.svg {
         std::fs::write(path, svg(&a, &goal)).map_err(|e| {

@@ -143,7 +143,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     let (mut instances, errors) = parse_set(&text);
     let mut code = OK;
     for e in &errors {
-        eprintln!("npuzzle: {e}");
+        crate::note!("npuzzle: {e}");
         code = BAD_INPUT;
     }
     if !args.ids.is_empty() {
@@ -214,6 +214,16 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                 .expect("no panics while held")
                 .take();
             let Some(result) = ready else {
+                if crate::opts::interrupted() && printed >= next.load(Ordering::Relaxed) {
+                    // Never started: the batch stops here.
+                    crate::note!(
+                        "npuzzle: interrupted: {} of {} instances not solved",
+                        instances.len() - printed,
+                        instances.len()
+                    );
+                    code = merge(code, LIMIT);
+                    break;
+                }
                 if !work() {
                     std::thread::sleep(Duration::from_millis(1));
                 }
@@ -227,7 +237,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                     let ok = inst.optimal.is_none_or(|o| o == len);
                     if !ok {
                         code = merge(code, MISMATCH);
-                        eprintln!(
+                        crate::note!(
                             "npuzzle: instance {} (line {}): found {len} moves, the file says {}",
                             inst.id,
                             inst.line,
@@ -266,7 +276,12 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                         writeln!(out, "{:>4}  {e}", inst.id)?;
                     }
                 }
-                Err(e) => return Err(Fail::input(format!("instance {}: {e}", inst.id))),
+                Err(e) => {
+                    return Err(Fail {
+                        code: crate::search_exit_code(&e),
+                        message: format!("instance {}: {e}", inst.id),
+                    })
+                }
             }
         }
         Ok(())
@@ -304,6 +319,10 @@ fn solve_one(
     next: &AtomicUsize,
     results: &[Slot],
 ) -> bool {
+    // After Ctrl-C no instance is started (the running ones stop with their bounds).
+    if crate::opts::interrupted() {
+        return false;
+    }
     let i = next.fetch_add(1, Ordering::Relaxed);
     if i >= instances.len() {
         return false;

@@ -105,7 +105,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             .find(|r| r.result.as_ref().is_ok_and(|s| s.len() != l))
         {
             return Err(Fail {
-                code: 1,
+                code: crate::INTERNAL,
                 message: format!("internal error: {} disagrees on the optimal length", r.algo),
             });
         }
@@ -144,7 +144,11 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             "runs": runs,
         });
         writeln!(out, "{v}")?;
-        return Ok(OK);
+        return Ok(if crate::opts::interrupted() {
+            crate::LIMIT
+        } else {
+            OK
+        });
     }
 
     writeln!(out, "board  {board}  ({})", board.size())?;
@@ -201,6 +205,8 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             Err(e) => {
                 let short = match e {
                     SearchError::MemoryLimit { .. } => "memory limit",
+                    SearchError::OutOfMemory { .. } => "out of memory",
+                    SearchError::TimeLimit { .. } if crate::opts::interrupted() => "interrupted",
                     SearchError::TimeLimit { .. } => "time limit",
                     _ => "not applicable",
                 };
@@ -250,6 +256,12 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     )?;
     for row in &table {
         writeln!(out, "{}", line(row))?;
+    }
+    if crate::opts::interrupted() {
+        // Runs cut short prove nothing about which is faster.
+        writeln!(out)?;
+        writeln!(out, "interrupted: no winner declared")?;
+        return Ok(crate::LIMIT);
     }
     let done: Vec<&Row> = rows.iter().filter(|r| r.result.is_ok()).collect();
     let name = |r: &Row| match r.heuristic {

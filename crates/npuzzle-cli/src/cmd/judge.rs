@@ -94,7 +94,10 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                 let board = match parse_item(item, Some(three())) {
                     Ok(b) => b,
                     Err(e) => {
-                        eprintln!("npuzzle: {}: {e}", item.label());
+                        // One line of output for every board read, so that answers stay
+                        // on the lines of their boards.
+                        crate::note!("npuzzle: {}: {e}", item.label());
+                        writeln!(out, "error: {}: {e}", item.label())?;
                         code = BAD_INPUT;
                         continue;
                     }

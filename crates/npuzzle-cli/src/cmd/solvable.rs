@@ -44,7 +44,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             }
             Ok((s, b)) => writeln!(out, "{b}: {}", if s { "solvable" } else { "unsolvable" })?,
             Err(e) => {
-                eprintln!("npuzzle: {}: {e}", item.label());
+                crate::note!("npuzzle: {}: {e}", item.label());
                 if args.json {
                     writeln!(
                         out,

@@ -42,7 +42,7 @@ pub struct Args {
     #[arg(long, conflicts_with = "first")]
     pub all: bool,
     /// Print the first N optimal solutions (with idastar).
-    #[arg(short = 'n', long = "first", value_name = "N")]
+    #[arg(short = 'n', long = "first", value_name = "N", value_parser = parse_count)]
     pub first: Option<usize>,
     /// Print search statistics (algorithm, expanded, generated, peak states, time).
     #[arg(long)]
@@ -71,6 +71,18 @@ pub struct Args {
     pub limits: LimitOpts,
 }
 
+/// Reads a count of solutions: 1 or more.
+fn parse_count(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(0) => Err("expected at least 1 solution, found 0".to_string()),
+        Ok(n) => Ok(n),
+        Err(_) if !s.trim().is_empty() && s.trim().chars().all(|c| c.is_ascii_digit()) => {
+            Ok(usize::MAX)
+        }
+        Err(_) => Err(format!("expected a number of solutions, found {s:?}")),
+    }
+}
+
 pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     let goal = args.board.goal()?;
     let size = args.board.size;
@@ -87,9 +99,18 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     let mut looked: HashSet<Board> = HashSet::new();
     let mut pdb_cache: Vec<(Board, npuzzle::search::PdbHeuristic)> = Vec::new();
     let mut code = OK;
-    for item in &items {
+    for (done, item) in items.iter().enumerate() {
+        if crate::opts::interrupted() {
+            crate::note!(
+                "npuzzle: interrupted: {} of {} boards not solved",
+                items.len() - done,
+                items.len()
+            );
+            code = merge(code, LIMIT);
+            break;
+        }
         let report = |out: &mut dyn Write, msg: &str| -> std::io::Result<()> {
-            eprintln!("npuzzle: {}: {msg}", item.label());
+            crate::note!("npuzzle: {}: {msg}", item.label());
             if args.json {
                 let v = json!({ "line": item.line, "input": item.text, "error": msg });
                 writeln!(out, "{v}")?;
@@ -210,7 +231,11 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         let algo = solver.resolve(&goal);
         let heuristic = algo.uses_heuristic().then_some(heuristic_kind);
         let hname = heuristic.map(|h| h.name().to_string());
-        match solver.solve(&board, &goal) {
+        let result = solver.solve(&board, &goal);
+        for n in solver.take_notes() {
+            crate::note!("npuzzle: {n}");
+        }
+        match result {
             Ok((sol, algo)) => print_solution(out, &args, &board, &sol, algo, hname.as_deref())?,
             Err(SearchError::Unsolvable) => {
                 print_unsolvable(out, &args, &board, algo, hname.as_deref())?
@@ -346,8 +371,5 @@ fn print_all(
 /// The exit code a search error calls for: a limit reached (3), or input the search
 /// cannot take (2).
 fn exit_code(e: &SearchError) -> u8 {
-    match e {
-        SearchError::MemoryLimit { .. } | SearchError::TimeLimit { .. } => LIMIT,
-        _ => BAD_INPUT,
-    }
+    crate::search_exit_code(e)
 }

@@ -24,7 +24,7 @@ use crate::board::{Board, Size};
 use crate::error::SearchError;
 pub use crate::layered::Progress;
 use crate::layered::{mark_words, Layers, Marks, LO};
-use crate::limits::{resolve_threads, Limits, Watch};
+use crate::limits::{resolve_threads, try_vec, Limits, Watch};
 use index::with_tiles;
 
 /// The result of a whole-space search.
@@ -94,17 +94,9 @@ pub fn analyze(
     let start = Instant::now();
     let watch = Watch::new(limits);
     let size = goal.size();
-    let needed = memory_needed(size);
-    if size.cells() > MAX_CELLS || needed > limits.max_memory {
-        return Err(SearchError::MemoryLimit {
-            algorithm: "analyze",
-            size,
-            needed,
-            limit: limits.max_memory,
-            suggestion: "idastar",
-        });
-    }
+    // Too many cells to index is its own reason (not a memory figure that fits the limit).
     let ix = Indexer::new(goal)?;
+    limits.check_memory("analyze", size, memory_needed(size), "idastar")?;
     let states = ix.states();
     // Small spaces are faster on one thread than with a spawn per layer.
     let threads = if states < 1 << 20 {
@@ -112,9 +104,9 @@ pub fn analyze(
     } else {
         resolve_threads(threads)
     };
-    let words = mark_words(states);
+    let words = mark_words(states, "analyze")?;
     let marks = Marks::new(&words);
-    let phase: Vec<AtomicU32> = (0..marks.words()).map(|_| AtomicU32::new(0)).collect();
+    let phase: Vec<AtomicU32> = try_vec(marks.words(), "analyze", || AtomicU32::new(0))?;
     marks.set_current(ix.goal_index());
     let layers = Layers {
         name: "analyze",

@@ -115,44 +115,65 @@ impl DistanceTable {
         2 * bit as u64 + self.ix.depth_parity(blank)
     }
 
-    /// Walks down to the goal; the moves if asked for, and the statistics.
-    fn descend(&self, start: &Board, mut moves: Option<&mut Vec<Direction>>) -> Stats {
+    /// Walks down to the goal; the moves if asked for, and the statistics. A table whose
+    /// checksum matched can still be wrong (written by another program, or forged): a
+    /// state with no neighbour one move closer, or a walk longer than the table's largest
+    /// distance, is reported as [`SearchError::Inconsistent`], never followed further.
+    fn descend(
+        &self,
+        start: &Board,
+        mut moves: Option<&mut Vec<Direction>>,
+    ) -> Result<Stats, SearchError> {
+        let bad = |reason: String| SearchError::Inconsistent {
+            algorithm: "table",
+            reason,
+        };
         let mut stats = Stats::default();
         let (mut b, mut s) = self.ix.seq_of(start);
         let mut idx = self.ix.index(b, s);
         let mut k = self.mod4(b, idx);
         let mut steps = [Step::default(); 4];
         while idx != self.ix.goal_index() {
+            if stats.expanded >= self.max_depth() as u64 {
+                return Err(bad(format!(
+                    "the walk from {start} passed the largest distance, {}, without reaching \
+                     the goal",
+                    self.max_depth()
+                )));
+            }
             stats.expanded += 1;
             let n = self.ix.successors(b, s, idx, &mut steps);
             let want = (k + 3) % 4;
-            let st = steps[..n]
-                .iter()
-                .find(|st| {
-                    stats.generated += 1;
-                    self.mod4(st.blank, st.index) == want
-                })
-                .expect("a state at distance d > 0 has a neighbour at d - 1");
+            let Some(st) = steps[..n].iter().find(|st| {
+                stats.generated += 1;
+                self.mod4(st.blank, st.index) == want
+            }) else {
+                return Err(bad(format!(
+                    "a state {} moves from {start} has no neighbour one move closer",
+                    stats.expanded - 1
+                )));
+            };
             if let Some(m) = moves.as_deref_mut() {
                 m.push(st.dir.expect("successors carry their move"));
             }
             (b, s, idx, k) = (st.blank, st.seq, st.index, want);
         }
-        stats
+        Ok(stats)
     }
 
-    /// The distance of `board` from the goal; `None` if it cannot reach it or is of
-    /// another size.
+    /// The distance of `board` from the goal; `None` if it cannot reach it, is of
+    /// another size, or the table contradicts itself on the way (see
+    /// [`solve`](DistanceTable::solve), which says why).
     pub fn distance(&self, board: &Board) -> Option<u32> {
         match precheck(board, &self.goal) {
             Ok(true) => Some(0),
-            Ok(false) => Some(self.descend(board, None).expanded as u32),
+            Ok(false) => self.descend(board, None).ok().map(|s| s.expanded as u32),
             Err(_) => None,
         }
     }
 
     /// A shortest solution for `start`, by stepping to a neighbour one move closer until
-    /// the goal.
+    /// the goal; [`SearchError::Inconsistent`] if the table contradicts itself.
     pub fn solve(&self, start: &Board) -> Result<Solution, SearchError> {
         let watch = Watch::new(&Limits {
             max_memory: u64::MAX,
@@ -161,7 +182,7 @@ impl DistanceTable {
         });
         precheck(start, &self.goal)?;
         let mut moves = Vec::new();
-        let mut stats = self.descend(start, Some(&mut moves));
+        let mut stats = self.descend(start, Some(&mut moves))?;
         stats.peak_stored = self.states();
         stats.elapsed = watch.elapsed();
         Ok(Solution { moves, stats })
@@ -280,6 +301,21 @@ mod tests {
             bad[pos] ^= 0x40;
             assert!(DistanceTable::from_bytes(&bad).is_err(), "byte {pos}");
         }
+        // A forged table: every distance bit cleared and the checksum made to match. It
+        // loads (its form is sound), but solving says it contradicts itself; no panic.
+        let mut forged = bytes.clone();
+        let body = forged.len() - 8;
+        let words = t.memory() as usize;
+        for b in &mut forged[body - words..body] {
+            *b = 0;
+        }
+        let sum = crate::files::checksum(&forged[..body]);
+        forged[body..].copy_from_slice(&sum.to_le_bytes());
+        let lie = DistanceTable::from_bytes(&forged).unwrap();
+        let e = lie.solve(&b).unwrap_err();
+        assert!(matches!(e, SearchError::Inconsistent { .. }), "{e}");
+        assert_eq!(lie.distance(&b), None);
+        assert_eq!(lie.distance(&goal), Some(0));
         for len in [0, 5, 12, bytes.len() - 1] {
             assert!(
                 DistanceTable::from_bytes(&bytes[..len]).is_err(),

@@ -34,8 +34,45 @@ impl Hasher for KeyHasher {
     }
 }
 
-/// Bytes one stored state costs, all structures counted (node, hash entry, heap entries).
-const BYTES_PER_NODE: u64 = 96;
+/// An entry of the open list: f, g (ties broken towards deeper nodes), node index.
+type OpenEntry = (Reverse<u32>, u16, u32);
+type Index = HashMap<u128, u32, BuildHasherDefault<KeyHasher>>;
+
+/// Bytes a hash table of `capacity` entries holds: its buckets (a power of two, at most
+/// 7/8 full) of one entry and one control byte each.
+fn table_bytes(capacity: usize) -> u64 {
+    if capacity == 0 {
+        return 0;
+    }
+    let buckets = (capacity * 8 / 7).next_power_of_two() as u64;
+    buckets * (std::mem::size_of::<(u128, u32)>() as u64 + 1)
+}
+
+/// What the search holds, counted from the structures' capacities (what the allocator
+/// gave, not what is in use).
+fn held(nodes: &Vec<Node>, index: &Index, open: &BinaryHeap<OpenEntry>) -> u64 {
+    (nodes.capacity() * std::mem::size_of::<Node>()) as u64
+        + table_bytes(index.capacity())
+        + (open.capacity() * std::mem::size_of::<OpenEntry>()) as u64
+}
+
+/// The bytes held at the peak of the next expansion (up to four insertions), if one of
+/// the structures may grow in it: a full vector or table is copied into one twice its
+/// size, and both are held while that happens. `None` if nothing grows.
+fn next_peak(nodes: &Vec<Node>, index: &Index, open: &BinaryHeap<OpenEntry>) -> Option<u64> {
+    let full = |len: usize, cap: usize| len + 4 > cap;
+    let mut extra = 0u64;
+    if full(nodes.len(), nodes.capacity()) {
+        extra += (nodes.capacity().max(4) * 2 * std::mem::size_of::<Node>()) as u64;
+    }
+    if full(index.len(), index.capacity()) {
+        extra += table_bytes(index.capacity().max(3) * 2);
+    }
+    if full(open.len(), open.capacity()) {
+        extra += (open.capacity().max(4) * 2 * std::mem::size_of::<OpenEntry>()) as u64;
+    }
+    (extra > 0).then(|| held(nodes, index, open) + extra)
+}
 
 struct Node {
     key: u128,
@@ -129,9 +166,9 @@ fn run<H: Heuristic>(
         dir: 0,
         closed: false,
     }];
-    let mut index: HashMap<u128, u32, BuildHasherDefault<KeyHasher>> = HashMap::default();
+    let mut index: Index = HashMap::default();
     index.insert(nodes[0].key, 0);
-    let mut open = BinaryHeap::new();
+    let mut open: BinaryHeap<OpenEntry> = BinaryHeap::new();
     open.push((Reverse(nodes[0].h as u32), 0u16, 0u32));
     let mut cells = vec![0u8; n];
     let mut lower_bound;
@@ -154,20 +191,15 @@ fn run<H: Heuristic>(
             return Ok(Solution { moves, stats });
         }
         stats.expanded += 1;
-        if stats.expanded & 0xfff == 0 {
-            if watch.expired() {
-                return Err(watch.timeout("astar", lower_bound, stats.expanded));
-            }
-            let used = nodes.len() as u64 * BYTES_PER_NODE;
-            if used > limits.max_memory {
-                return Err(SearchError::MemoryLimit {
-                    algorithm: "astar",
-                    size,
-                    needed: used,
-                    limit: limits.max_memory,
-                    suggestion: "idastar",
-                });
-            }
+        if stats.expanded & 0xfff == 0 && watch.expired() {
+            return Err(watch.timeout("astar", lower_bound, stats.expanded));
+        }
+        // Up to four children are stored: before a structure grows, the memory it will
+        // hold at the peak of growing must fit the limit (and the machine). Counting
+        // before growing keeps the peak within the limit; counting states after the
+        // fact let it run a third over.
+        if let Some(peak) = next_peak(&nodes, &index, &open) {
+            limits.check_memory("astar", size, peak, "idastar")?;
         }
         let (key, blank, hv, back) = (node.key, node.blank as usize, node.h, node.dir);
         nodes[i as usize].closed = true;

@@ -1,7 +1,7 @@
 use super::packed::{self, check_memory};
 use crate::board::Board;
 use crate::error::SearchError;
-use crate::limits::{Limits, Watch};
+use crate::limits::{try_vec, Limits, Watch};
 use crate::moves::Direction;
 use crate::moves::MoveTable;
 use crate::parity::precheck;
@@ -56,7 +56,7 @@ pub fn bfs(start: &Board, goal: &Board, limits: &Limits) -> Result<Solution, Sea
     let states = check_memory("bfs", size, 1.0, 4.0, limits)?;
     let n = size.cells();
     let mt = MoveTable::new(size);
-    let mut via = vec![0u8; states];
+    let mut via = try_vec(states, "bfs", || 0u8)?;
     let s0 = packed::pack(start);
     let target = packed::pack(goal);
     via[packed::rank(s0, n)] = ROOT;

@@ -2,7 +2,7 @@ use super::bfs::{path_to, ROOT};
 use super::packed::{self, check_memory};
 use crate::board::Board;
 use crate::error::SearchError;
-use crate::limits::{Limits, Watch};
+use crate::limits::{try_vec, Limits, Watch};
 use crate::moves::MoveTable;
 use crate::parity::precheck;
 use crate::solution::{Solution, Stats};
@@ -35,7 +35,10 @@ pub fn bibfs(start: &Board, goal: &Board, limits: &Limits) -> Result<Solution, S
     let n = size.cells();
     let mt = MoveTable::new(size);
     // Side 0 grows from the start, side 1 from the goal.
-    let mut via = [vec![0u8; states], vec![0u8; states]];
+    let mut via = [
+        try_vec(states, "bibfs", || 0u8)?,
+        try_vec(states, "bibfs", || 0u8)?,
+    ];
     let roots = [packed::pack(start), packed::pack(goal)];
     let mut frontier = [vec![roots[0]], vec![roots[1]]];
     via[0][packed::rank(roots[0], n)] = ROOT;

@@ -146,6 +146,7 @@ pub struct Solver {
     limits: Limits,
     tables: HashMap<Board, DistanceTable>,
     seen: HashMap<Board, usize>,
+    notes: Vec<String>,
 }
 
 /// How many boards of one goal `Auto` solves with IDA* before it builds a distance table
@@ -161,6 +162,7 @@ impl Solver {
             limits,
             tables: HashMap::new(),
             seen: HashMap::new(),
+            notes: Vec::new(),
         }
     }
 
@@ -207,11 +209,36 @@ impl Solver {
                     let t = DistanceTable::build(goal, &self.limits)?;
                     self.tables.insert(goal.clone(), t);
                 }
-                self.tables[goal].solve(start)?
+                match self.tables[goal].solve(start) {
+                    Err(e @ SearchError::Inconsistent { .. }) => {
+                        // A table that contradicts itself is dropped; the board is solved
+                        // by search instead, and the caller hears why.
+                        self.tables.remove(goal);
+                        self.notes.push(format!(
+                            "the distance table for goal {goal} is unusable ({e}); solving by \
+                             idastar instead"
+                        ));
+                        let sol = solve(
+                            start,
+                            goal,
+                            Algorithm::Idastar,
+                            self.heuristic,
+                            &self.limits,
+                        )?;
+                        return Ok((sol, Algorithm::Idastar));
+                    }
+                    r => r?,
+                }
             }
             a => solve(start, goal, a, self.heuristic, &self.limits)?,
         };
         Ok((sol, algo))
+    }
+
+    /// What the solver had to do differently from what was asked since the last call
+    /// (a table found inconsistent and dropped, say), for the caller to pass on.
+    pub fn take_notes(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notes)
     }
 }
 

@@ -76,13 +76,12 @@ pub(crate) fn check_memory(
     } else {
         needed as u64
     };
-    if n > MAX_CELLS || needed_u > limits.max_memory {
-        return Err(SearchError::MemoryLimit {
+    limits.check_memory(algorithm, size, needed_u, "idastar")?;
+    if n > MAX_CELLS {
+        // Only on a machine with tens of terabytes: the memory check comes first.
+        return Err(SearchError::Unsupported {
             algorithm,
-            size,
-            needed: needed_u,
-            limit: limits.max_memory,
-            suggestion: "idastar",
+            reason: format!("{size} has {n} cells; {algorithm} packs at most {MAX_CELLS}"),
         });
     }
     Ok(factorial(n) as usize)

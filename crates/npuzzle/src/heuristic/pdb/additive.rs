@@ -46,6 +46,16 @@ impl PdbHeuristic {
                 owner[t as usize] = (d as u8, i as u8);
             }
         }
+        for db in &dbs {
+            // Without this a search would never recognise the goal.
+            if db.value(goal) != 0 {
+                return Err(format!(
+                    "expected 0 moves at the goal in the database of tiles {:?}, found {}",
+                    db.tiles(),
+                    db.value(goal)
+                ));
+            }
+        }
         let size = goal.size();
         let w = size.width();
         let mirror =

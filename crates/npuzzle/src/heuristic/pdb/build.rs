@@ -10,9 +10,9 @@ use std::sync::atomic::{AtomicU8, Ordering};
 
 use super::{check_pattern, huge_copy, BuildProgress, PatternDb, Placement, MAX_CELLS, MAX_TILES};
 use crate::board::{Board, Size};
-use crate::error::{human_bytes, SearchError};
+use crate::error::SearchError;
 use crate::layered::{mark_words, Layers, Marks};
-use crate::limits::{resolve_threads, Limits, Watch};
+use crate::limits::{resolve_threads, try_vec, Limits, Watch};
 
 const UNSEEN: u8 = u8::MAX;
 
@@ -46,16 +46,12 @@ impl PatternDb {
             algorithm: "pdb",
             reason,
         })?;
-        let needed = build_memory(size, k);
-        if needed > limits.max_memory {
-            return Err(SearchError::MemoryLimit {
-                algorithm: "pdb build",
-                size,
-                needed,
-                limit: limits.max_memory,
-                suggestion: "idastar with smaller patterns",
-            });
-        }
+        limits.check_memory(
+            "pdb build",
+            size,
+            build_memory(size, k),
+            "idastar with smaller patterns",
+        )?;
         let place = Placement::new(n, k);
         let count = place.count();
         let s = n - k;
@@ -66,9 +62,9 @@ impl PatternDb {
         } else {
             resolve_threads(threads)
         };
-        let words = mark_words(slots);
+        let words = mark_words(slots, "pdb build")?;
         let marks = Marks::new(&words);
-        let data: Vec<AtomicU8> = (0..count).map(|_| AtomicU8::new(UNSEEN)).collect();
+        let data: Vec<AtomicU8> = try_vec(count as usize, "pdb build", || AtomicU8::new(UNSEEN))?;
         let grid = Grid::new(size);
 
         // The goal placement with the blank's whole region.
@@ -109,9 +105,10 @@ impl PatternDb {
         )?;
         drop(words);
         let data: Vec<u8> = data.into_iter().map(AtomicU8::into_inner).collect();
-        let data = huge_copy(&data).map_err(|e| SearchError::Unsupported {
+        let data = huge_copy(&data).map_err(|_| SearchError::OutOfMemory {
             algorithm: "pdb build",
-            reason: format!("cannot allocate {}: {e}", human_bytes(data.len() as u64)),
+            needed: data.len() as u64,
+            machine: crate::limits::machine_memory(),
         })?;
         Ok(PatternDb::from_parts(
             goal.clone(),
