@@ -115,7 +115,8 @@ impl From<io::Error> for Fail {
     long_about,
     after_help = "Exit codes: 0 success (an unsolvable board is a valid answer); 1 a wrong answer \
                   found (verify, bench); 2 malformed input; 3 a limit reached or interrupted; \
-                  4 an I/O error; 5 an internal error. In a batch, the worst of them."
+                  4 an I/O error; 5 an internal error; 130 a second Ctrl-C. In a batch, the worst of \
+                  them."
 )]
 struct Cli {
     #[command(subcommand)]

@@ -6,7 +6,7 @@ mod common;
 use std::fs::File;
 use std::process::Stdio;
 
-use common::{command, npuzzle, sandbox, text};
+use common::{command, npuzzle, sandbox, start, text};
 
 /// Exit codes the README documents.
 const DOCUMENTED: [i32; 6] = [0, 1, 2, 3, 4, 5];
@@ -121,21 +121,7 @@ fn ctrl_c_stops_a_batch_once() {
     // Hard 4x4 boards by IDA* with Manhattan distance: each takes far longer than the
     // moment before the interrupt.
     let boards = "0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1\n".repeat(5);
-    let mut child = command(&["solve", "--heuristic", "manhattan"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    {
-        use std::io::Write;
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(boards.as_bytes())
-            .unwrap();
-    }
+    let child = start(&["solve", "--heuristic", "manhattan"], boards.as_bytes());
     std::thread::sleep(std::time::Duration::from_millis(700));
     let kill = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
@@ -338,18 +324,7 @@ mod random_input {
                 all.extend(["--size".to_string(), "2x3".to_string()]);
             }
             let refs: Vec<&str> = all.iter().map(String::as_str).collect();
-            let mut child = command(&refs)
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .unwrap();
-            {
-                use std::io::Write;
-                // The program may finish before reading its input: a closed pipe is fine.
-                let _ = child.stdin.take().unwrap().write_all(&stdin);
-            }
-            let o = child.wait_with_output().unwrap();
+            let o = start(&refs, &stdin).wait_with_output().unwrap();
             let err = text(&o.stderr);
             prop_assert!(!err.contains("panicked"), "{all:?}: {err}");
             let code = o.status.code();

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
 /// The command, with every place it might keep files pointed into the test's sandbox.
 pub fn command(args: &[&str]) -> Command {
@@ -30,21 +30,22 @@ pub fn sandbox() -> std::path::PathBuf {
         .join(name)
 }
 
-/// Runs the binary with `args` and `stdin`, and waits for it.
-pub fn npuzzle(args: &[&str], stdin: &str) -> Output {
+/// Starts the binary with `args`, gives it `stdin` and closes it; its output is piped.
+/// A program that ends before reading all of its input is no error here.
+pub fn start(args: &[&str], stdin: &[u8]) -> Child {
     let mut child = command(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    let _ = child.stdin.take().unwrap().write_all(stdin);
     child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+}
+
+/// Runs the binary with `args` and `stdin`, and waits for it.
+pub fn npuzzle(args: &[&str], stdin: &str) -> Output {
+    start(args, stdin.as_bytes()).wait_with_output().unwrap()
 }
 
 /// Bytes as text.

@@ -58,6 +58,20 @@ pub(crate) enum Pass {
     Stopped,
 }
 
+impl Pass {
+    /// How a pass ended: with a solution (or, collecting several, any), stopped, or over
+    /// the bound with `next` the smallest `f` beyond it.
+    pub(crate) fn end(solved: bool, stopped: bool, next: u32) -> Pass {
+        if solved {
+            Pass::Found
+        } else if stopped {
+            Pass::Stopped
+        } else {
+            Pass::Over(next)
+        }
+    }
+}
+
 /// A depth-first search run in passes of rising bounds: the plain and the
 /// pattern-database IDA*, IDDFS, and the parallel passes. Each keeps its own kernel,
 /// specialised for speed; [`deepen`] runs the passes.
@@ -219,13 +233,8 @@ impl<H: Heuristic> Passes for Dfs<'_, H> {
         self.next_bound = u32::MAX;
         // The deepest path this pass can hold.
         self.stats.peak_stored = self.stats.peak_stored.max(bound as u64 + 1);
-        if self.dfs(self.root_blank, 0, self.root_h, None) || !self.found.is_empty() {
-            Pass::Found
-        } else if self.stopped {
-            Pass::Stopped
-        } else {
-            Pass::Over(self.next_bound)
-        }
+        let hit = self.dfs(self.root_blank, 0, self.root_h, None);
+        Pass::end(hit || !self.found.is_empty(), self.stopped, self.next_bound)
     }
 
     fn expanded(&self) -> u64 {

@@ -257,13 +257,8 @@ impl Passes for Ida<'_> {
         self.bound = bound;
         self.next_bound = u32::MAX;
         let blank = self.cells.iter().position(|&c| c == 0).expect("a blank");
-        if self.dfs(blank, 0, None) || !self.found.is_empty() {
-            Pass::Found
-        } else if self.stopped {
-            Pass::Stopped
-        } else {
-            Pass::Over(self.next_bound)
-        }
+        let hit = self.dfs(blank, 0, None);
+        Pass::end(hit || !self.found.is_empty(), self.stopped, self.next_bound)
     }
 
     fn expanded(&self) -> u64 {
@@ -321,17 +316,26 @@ pub fn idastar_pdb(
     if prepare(start, goal, h)? {
         return Ok(finish(vec![], Stats::default(), &watch));
     }
+    let (mut paths, stats) = run_one(start, goal, h, &watch, 0)?;
+    Ok(finish(paths.swap_remove(0), stats, &watch))
+}
+
+/// IDA* on this thread, collecting up to `want` solutions (0: stop at the first); the
+/// solutions found (one when `want` is 0) and the counters.
+fn run_one(
+    start: &Board,
+    goal: &Board,
+    h: &PdbHeuristic,
+    watch: &Watch,
+    want: usize,
+) -> Result<(Vec<Vec<Direction>>, Stats), SearchError> {
     let mt = MoveTable::new(start.size());
     let mut ida = Ida::new(h, &mt, start.cells(), goal.cells(), watch.clone());
+    ida.want = want;
     let h0 = ida.h();
-    deepen(
-        &mut ida,
-        h0,
-        solution_parity(start, goal),
-        &watch,
-        "idastar",
-    )?;
-    Ok(finish(ida.path, ida.stats, &watch))
+    deepen(&mut ida, h0, solution_parity(start, goal), watch, "idastar")?;
+    let found = if want == 0 { vec![ida.path] } else { ida.found };
+    Ok((found, ida.stats))
 }
 
 /// Passes expected to expand fewer nodes than this run on one thread (a pass expands
@@ -593,18 +597,7 @@ pub fn idastar_pdb_all(
     if prepare(start, goal, h)? {
         return Ok((vec![vec![]], Stats::default()));
     }
-    let mt = MoveTable::new(start.size());
-    let mut ida = Ida::new(h, &mt, start.cells(), goal.cells(), watch.clone());
-    ida.want = max.max(1);
-    let h0 = ida.h();
-    deepen(
-        &mut ida,
-        h0,
-        solution_parity(start, goal),
-        &watch,
-        "idastar",
-    )?;
-    let mut stats = ida.stats;
+    let (found, mut stats) = run_one(start, goal, h, &watch, max.max(1))?;
     stats.elapsed = watch.elapsed();
-    Ok((ida.found, stats))
+    Ok((found, stats))
 }
