@@ -136,8 +136,31 @@ enum Command {
     Bench(cmd::bench::Args),
 }
 
+/// Help, version, or a bad command line: clap's text, written where it belongs with the
+/// writes checked (help sent to a full disk is an I/O error, exit 4, not a success).
+fn argument_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    let text = e.render().to_string();
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        let mut out = io::stdout().lock();
+        return match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+            Ok(()) => ExitCode::from(OK),
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::from(OK),
+            Err(e) => {
+                note!("npuzzle: cannot write the help: {e}");
+                ExitCode::from(IO)
+            }
+        };
+    }
+    let _ = io::stderr().write_all(text.as_bytes());
+    ExitCode::from(BAD_INPUT)
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return argument_error(e),
+    };
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let result = match cli.command {

@@ -370,3 +370,24 @@ fn astar_stays_within_its_memory_limit() {
         "peak {kb} KiB for a 64 MiB limit: {err}"
     );
 }
+
+#[test]
+fn help_to_a_full_disk_is_an_io_error() {
+    if !std::path::Path::new("/dev/full").exists() {
+        return;
+    }
+    let full = File::options().write(true).open("/dev/full").unwrap();
+    let o = command(&["--help"])
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(4), "{}", text(&o.stderr));
+    let o = npuzzle(&["--version"], "");
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        text(&o.stdout).starts_with("npuzzle "),
+        "{}",
+        text(&o.stdout)
+    );
+}
