@@ -391,3 +391,19 @@ fn help_to_a_full_disk_is_an_io_error() {
         text(&o.stdout)
     );
 }
+
+#[test]
+fn an_interrupted_compare_declares_no_winner() {
+    let child = start(&["compare", "0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1"], b"");
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let o = child.wait_with_output().unwrap();
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(3), "{out}{}", text(&o.stderr));
+    assert!(out.contains("no winner declared"), "{out}");
+    assert!(!out.contains("fastest:"), "{out}");
+}
