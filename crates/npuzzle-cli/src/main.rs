@@ -134,6 +134,7 @@ enum Command {
     Analyze(cmd::analyze::Args),
     Pdb(cmd::pdb::Args),
     Bench(cmd::bench::Args),
+    Scramble(cmd::scramble::Args),
 }
 
 /// Help, version, or a bad command line: clap's text, written where it belongs with the
@@ -173,6 +174,7 @@ fn main() -> ExitCode {
         Command::Analyze(a) => cmd::analyze::run(a, &mut out),
         Command::Pdb(a) => cmd::pdb::run(a, &mut out),
         Command::Bench(a) => cmd::bench::run(a, &mut out),
+        Command::Scramble(a) => cmd::scramble::run(a, &mut out),
     };
     let flushed = out.flush();
     match (result, flushed) {

@@ -831,3 +831,68 @@ fn tests_keep_their_files_in_their_own_sandbox() {
     );
     std::fs::remove_dir_all(&home).unwrap();
 }
+
+#[test]
+fn scramble_draws_reproducible_solvable_positions() {
+    let o = npuzzle(&["scramble", "--size", "4x4", "--seed", "1", "-n", "3"], "");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert_eq!(
+        out,
+        "11 10 3 15/5 13 0 7/4 1 2 14/6 9 8 12\n\
+         12 10 14 4/9 0 8 3/11 5 6 13/1 7 2 15\n\
+         5 10 7 2/13 0 9 4/12 11 3 8/15 6 14 1\n"
+    );
+    // Every one solvable, by the parity test.
+    let o = npuzzle(&["solvable"], &out);
+    assert_eq!(text(&o.stdout).matches(": solvable\n").count(), 3);
+    // A walk, in JSON, with its moves; a goal of one's own.
+    let o = npuzzle(
+        &[
+            "scramble",
+            "--size",
+            "3x3",
+            "--seed",
+            "2",
+            "--moves",
+            "10",
+            "--json",
+            "--goal",
+            "1 2 3/8 0 4/7 6 5",
+        ],
+        "",
+    );
+    let v: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+    assert_eq!(v["kind"], "walk");
+    assert_eq!(v["walk_length"], 10);
+    assert_eq!(v["seed"], 2);
+    // Without a seed, the one drawn is told, and drawing with it gives the same board.
+    let o = npuzzle(&["scramble", "--size", "3x3"], "");
+    let err = text(&o.stderr);
+    let seed = err
+        .split_whitespace()
+        .nth(2)
+        .expect("npuzzle: seed N ...")
+        .to_string();
+    let again = npuzzle(&["scramble", "--size", "3x3", "--seed", &seed], "");
+    assert_eq!(text(&again.stdout), text(&o.stdout), "{err}");
+    // Bad values are named.
+    for (args, want) in [
+        (&["scramble"][..], "--size"),
+        (&["scramble", "--size", "3x3", "-n", "0"], "count from 1"),
+        (&["scramble", "--size", "3x3", "--seed=-4"], "seed from 0"),
+        (
+            &["scramble", "--size", "3x3", "--moves", "x"],
+            "walk of 0 to",
+        ),
+        (&["scramble", "--size", "3x3", "--goal", "1 2 3"], "--goal"),
+    ] {
+        let o = npuzzle(args, "");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&o.stderr).contains(want),
+            "{args:?}: {}",
+            text(&o.stderr)
+        );
+    }
+}

@@ -31,9 +31,10 @@ pub mod moves;
 pub mod parity;
 pub mod rank;
 pub mod solution;
-// 2. Run control and files.
+// 2. Run control, files, scrambles (these use the puzzle alone).
 pub mod files;
 pub mod limits;
+pub mod scramble;
 // 3. The layered breadth-first engine.
 pub mod layered;
 // 4. Whole-space analysis and distance tables.

@@ -6,7 +6,7 @@ use std::path::Path;
 /// The layers from the bottom up, by top-level module.
 const LAYERS: [&[&str]; 6] = [
     &["board", "error", "moves", "parity", "rank", "solution"],
-    &["files", "limits"],
+    &["files", "limits", "scramble"],
     &["layered"],
     &["analysis"],
     &["heuristic"],

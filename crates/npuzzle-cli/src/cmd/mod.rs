@@ -6,5 +6,6 @@ pub mod compare;
 pub mod judge;
 pub mod moves;
 pub mod pdb;
+pub mod scramble;
 pub mod solvable;
 pub mod solve;
