@@ -82,6 +82,32 @@ fn count_cells(line: &str) -> usize {
     }
 }
 
+/// The texts of `args`, or else one per line of standard input (blank lines and `#`
+/// comments skipped, never joined): for move sequences.
+pub fn lines_from(args: &[String]) -> io::Result<Vec<Item>> {
+    if !args.is_empty() {
+        return Ok(from_args(args));
+    }
+    let mut r = io::stdin().lock();
+    let mut items = Vec::new();
+    let mut lineno = 0;
+    while let Some(line) = read_line(&mut r)? {
+        lineno += 1;
+        let (text, error) = match line {
+            Ok(l) if l.trim().is_empty() || l.trim().starts_with('#') => continue,
+            Ok(l) => (l.trim().to_string(), None),
+            Err(e) => (String::new(), Some(e)),
+        };
+        items.push(Item {
+            origin: "line",
+            line: lineno,
+            text,
+            error,
+        });
+    }
+    Ok(items)
+}
+
 /// Splits input into boards: one per line, or grid lines joined until the board is
 /// complete (the size's cell count with `size`, otherwise as many rows as the first row
 /// has cells, or up to a blank line). Blank lines and `#` comments are skipped.
@@ -189,8 +215,12 @@ pub fn items_from(args: &[String], size: Option<Size>) -> io::Result<Vec<Item>> 
     if args.is_empty() {
         return read_items(io::stdin().lock(), size);
     }
-    Ok(args
-        .iter()
+    Ok(from_args(args))
+}
+
+/// One item per command-line argument.
+fn from_args(args: &[String]) -> Vec<Item> {
+    args.iter()
         .enumerate()
         .map(|(i, a)| Item {
             origin: "argument",
@@ -198,7 +228,7 @@ pub fn items_from(args: &[String], size: Option<Size>) -> io::Result<Vec<Item>> 
             text: a.clone(),
             error: None,
         })
-        .collect())
+        .collect()
 }
 
 impl Item {

@@ -135,6 +135,7 @@ enum Command {
     Pdb(cmd::pdb::Args),
     Bench(cmd::bench::Args),
     Scramble(cmd::scramble::Args),
+    Moves(cmd::sequence::Args),
 }
 
 /// Help, version, or a bad command line: clap's text, written where it belongs with the
@@ -175,6 +176,7 @@ fn main() -> ExitCode {
         Command::Pdb(a) => cmd::pdb::run(a, &mut out),
         Command::Bench(a) => cmd::bench::run(a, &mut out),
         Command::Scramble(a) => cmd::scramble::run(a, &mut out),
+        Command::Moves(a) => cmd::sequence::run(a, &mut out),
     };
     let flushed = out.flush();
     match (result, flushed) {

@@ -896,3 +896,93 @@ fn scramble_draws_reproducible_solvable_positions() {
         );
     }
 }
+
+#[test]
+fn the_moves_toolbox() {
+    let run = |args: &[&str]| {
+        let o = npuzzle(args, "");
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", text(&o.stderr));
+        text(&o.stdout).trim_end().to_string()
+    };
+    assert_eq!(run(&["moves", "simplify", "R R L U U"]), "RU2");
+    assert_eq!(run(&["moves", "invert", "LULU"]), "DRDR");
+    assert_eq!(run(&["moves", "length", "RRRULLL"]), "7");
+    assert_eq!(run(&["moves", "length", "--metric", "mtm", "RRRULLL"]), "3");
+    assert_eq!(run(&["moves", "transpose", "URDL"]), "LDRU");
+    assert_eq!(run(&["moves", "slice", "1", "3", "LURD"]), "UR");
+    assert_eq!(
+        run(&["moves", "from-solution", "--size", "3x3", "DRUL"]),
+        "1 2 3/4 6 8/7 5 0"
+    );
+    // What from-solution gives, the sequence solves.
+    let o = npuzzle(&["verify", "1 2 3/4 6 8/7 5 0", "DRUL"], "");
+    assert_eq!(o.status.code(), Some(0));
+    // Notations round trip: tile -> blank -> tiles -> tile.
+    let board = "0 1 3/4 2 5/7 8 6";
+    let blank = run(&["moves", "convert", "--to", "blank", "L U L U"]);
+    assert_eq!(blank, "rdrd");
+    let tiles = run(&[
+        "moves", "convert", "--to", "tiles", "--board", board, &blank,
+    ]);
+    assert_eq!(tiles, "1 2 5 6");
+    let tile = run(&["moves", "convert", "--board", board, &tiles]);
+    assert_eq!(tile, "LULU");
+    // The optimum, and how far over a solution is.
+    assert_eq!(
+        run(&["moves", "opt-diff", "8 1 3/4 0 2/7 6 5", "LUR2D2LURULDLU"]),
+        "14 moves, optimal 14: 0 over (optimal)"
+    );
+    let longer = "LUR2D2LURULDLU".to_string() + "RLRL";
+    assert_eq!(
+        run(&["moves", "opt-diff", "8 1 3/4 0 2/7 6 5", &longer]),
+        "18 moves, optimal 14: 4 over"
+    );
+    // Standard input, one sequence a line; a bad line is reported and the rest go on.
+    let o = npuzzle(
+        &["moves", "invert", "--json"],
+        "LU\nxyz\n\n# a comment\nR2\n",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let lines: Vec<serde_json::Value> = text(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["moves"], "DR");
+    assert!(lines[1]["error"].as_str().unwrap().contains("xyz"));
+    assert_eq!(lines[2]["moves"], "L2");
+    assert!(text(&o.stderr).contains("line 2"));
+    // Errors say what is wrong.
+    for (args, want, code) in [
+        (&["moves", "slice", "3", "1", "LURD"][..], "A at most B", 2),
+        (
+            &["moves", "slice", "1", "9", "LURD"],
+            "within the 4 moves",
+            2,
+        ),
+        (&["moves", "convert", "1 2 5 6"], "needs --board", 2),
+        (
+            &["moves", "convert", "--to", "tiles", "LU"],
+            "needs --board",
+            2,
+        ),
+        (
+            &["moves", "from-solution", "--size", "3x3", "D"],
+            "solves no 3x3",
+            2,
+        ),
+        (
+            &["moves", "opt-diff", "8 1 3/4 0 2/7 6 5", "LU"],
+            "not the goal",
+            1,
+        ),
+    ] {
+        let o = npuzzle(args, "");
+        assert_eq!(o.status.code(), Some(code), "{args:?}: {}", text(&o.stderr));
+        assert!(
+            text(&o.stderr).contains(want),
+            "{args:?}: {}",
+            text(&o.stderr)
+        );
+    }
+}

@@ -30,6 +30,7 @@ pub mod error;
 pub mod moves;
 pub mod parity;
 pub mod rank;
+pub mod sequence;
 pub mod solution;
 // 2. Run control, files, scrambles (these use the puzzle alone).
 pub mod files;

@@ -5,7 +5,9 @@ use std::path::Path;
 
 /// The layers from the bottom up, by top-level module.
 const LAYERS: [&[&str]; 6] = [
-    &["board", "error", "moves", "parity", "rank", "solution"],
+    &[
+        "board", "error", "moves", "parity", "rank", "sequence", "solution",
+    ],
     &["files", "limits", "scramble"],
     &["layered"],
     &["analysis"],

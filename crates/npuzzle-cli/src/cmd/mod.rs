@@ -7,5 +7,6 @@ pub mod judge;
 pub mod moves;
 pub mod pdb;
 pub mod scramble;
+pub mod sequence;
 pub mod solvable;
 pub mod solve;
