@@ -111,83 +111,135 @@ pub fn lines_from(args: &[String]) -> io::Result<Vec<Item>> {
 /// Splits input into boards: one per line, or grid lines joined until the board is
 /// complete (the size's cell count with `size`, otherwise as many rows as the first row
 /// has cells, or up to a blank line). Blank lines and `#` comments are skipped.
-pub fn read_items(mut r: impl BufRead, size: Option<Size>) -> io::Result<Vec<Item>> {
-    let mut items = Vec::new();
-    let mut pending: Vec<String> = Vec::new();
-    let mut pending_line = 0;
-    let mut pending_cells = 0;
-    let mut lineno = 0;
-    let flush = |pending: &mut Vec<String>, at: usize, items: &mut Vec<Item>| {
-        if !pending.is_empty() {
-            items.push(Item {
+pub fn read_items(r: impl BufRead, size: Option<Size>) -> io::Result<Vec<Item>> {
+    Items::new(r, size).collect()
+}
+
+/// The boards of a reader, one at a time, as [`read_items`] splits them: a batch reads
+/// only as far as it has got.
+pub struct Items<R> {
+    r: R,
+    size: Option<Size>,
+    pending: Vec<String>,
+    pending_line: usize,
+    pending_cells: usize,
+    lineno: usize,
+    ready: std::collections::VecDeque<Item>,
+    done: bool,
+}
+
+impl<R: BufRead> Items<R> {
+    /// Boards from `r`, of `size` if given.
+    pub fn new(r: R, size: Option<Size>) -> Items<R> {
+        Items {
+            r,
+            size,
+            pending: Vec::new(),
+            pending_line: 0,
+            pending_cells: 0,
+            lineno: 0,
+            ready: std::collections::VecDeque::new(),
+            done: false,
+        }
+    }
+
+    /// Ends a pending grid (short, if so) as one board.
+    fn flush(&mut self) {
+        if !self.pending.is_empty() {
+            self.ready.push_back(Item {
                 origin: "line",
-                line: at,
-                text: pending.join("\n"),
+                line: self.pending_line,
+                text: self.pending.join("\n"),
                 error: None,
             });
-            pending.clear();
+            self.pending.clear();
         }
-    };
-    while let Some(line) = read_line(&mut r)? {
-        lineno += 1;
+    }
+
+    /// Reads one more line into the state.
+    fn step(&mut self) -> io::Result<()> {
+        let Some(line) = read_line(&mut self.r)? else {
+            self.flush();
+            self.done = true;
+            return Ok(());
+        };
+        self.lineno += 1;
         let line = match line {
             Ok(l) => l,
             Err(e) => {
-                flush(&mut pending, pending_line, &mut items);
-                items.push(Item {
+                self.flush();
+                self.ready.push_back(Item {
                     origin: "line",
-                    line: lineno,
+                    line: self.lineno,
                     text: String::new(),
                     error: Some(e),
                 });
-                continue;
+                return Ok(());
             }
         };
         let t = line.trim();
         if t.starts_with('#') {
-            continue;
+            return Ok(());
         }
         if t.is_empty() {
-            flush(&mut pending, pending_line, &mut items);
-            continue;
+            self.flush();
+            return Ok(());
         }
         let cells = count_cells(t);
-        if !pending.is_empty() && raw_tokens(t) != raw_tokens(&pending[0]) {
+        if !self.pending.is_empty() && raw_tokens(t) != raw_tokens(&self.pending[0]) {
             // Not another row of the same grid: the grid ends here (short, if so).
-            flush(&mut pending, pending_line, &mut items);
+            self.flush();
         }
-        if !pending.is_empty() {
-            pending.push(t.to_string());
-            pending_cells += cells;
-            let done = match size {
-                Some(s) => pending_cells >= s.cells(),
-                None => pending.len() >= count_cells(&pending[0]),
+        if !self.pending.is_empty() {
+            self.pending.push(t.to_string());
+            self.pending_cells += cells;
+            let done = match self.size {
+                Some(s) => self.pending_cells >= s.cells(),
+                None => self.pending.len() >= count_cells(&self.pending[0]),
             };
             if done {
-                flush(&mut pending, pending_line, &mut items);
+                self.flush();
             }
-            continue;
+            return Ok(());
         }
         let complete = t.contains('/')
-            || match size {
+            || match self.size {
                 Some(s) => cells >= s.cells(),
                 None => Board::parse(t, None).is_ok() || cells < 2 || fits_square(t, cells),
             };
         if complete {
-            items.push(Item {
+            self.ready.push_back(Item {
                 origin: "line",
-                line: lineno,
+                line: self.lineno,
                 text: t.to_string(),
                 error: None,
             });
         } else {
-            pending.push(t.to_string());
-            pending_line = lineno;
-            pending_cells = cells;
+            self.pending.push(t.to_string());
+            self.pending_line = self.lineno;
+            self.pending_cells = cells;
+        }
+        Ok(())
+    }
+}
+
+impl<R: BufRead> Iterator for Items<R> {
+    type Item = io::Result<Item>;
+
+    fn next(&mut self) -> Option<io::Result<Item>> {
+        loop {
+            if let Some(item) = self.ready.pop_front() {
+                return Some(Ok(item));
+            }
+            if self.done {
+                return None;
+            }
+            if let Err(e) = self.step() {
+                self.done = true;
+                return Some(Err(e));
+            }
         }
     }
-    flush(&mut pending, pending_line, &mut items);
-    Ok(items)
 }
 
 fn raw_tokens(line: &str) -> usize {

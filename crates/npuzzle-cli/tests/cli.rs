@@ -986,3 +986,73 @@ fn the_moves_toolbox() {
         );
     }
 }
+
+#[test]
+fn batches_on_several_threads_answer_as_one_thread_does() {
+    // 2,000 scrambles, a bad line among them, two goals' sizes: the same output, in input
+    // order, whatever the thread count.
+    let o = npuzzle(
+        &["scramble", "--size", "3x3", "-n", "1500", "--seed", "4"],
+        "",
+    );
+    let mut input = text(&o.stdout);
+    input.push_str("1 2 3/4 4 5/6 7 0\n");
+    let o = npuzzle(
+        &["scramble", "--size", "3x2", "-n", "500", "--seed", "5"],
+        "",
+    );
+    input.push_str(&text(&o.stdout));
+    let one = npuzzle(&["solve", "--threads", "1"], &input);
+    let two = npuzzle(&["solve", "--threads", "2"], &input);
+    let three = npuzzle(&["solve", "--threads", "3", "--json"], &input);
+    assert_eq!(one.status.code(), Some(2));
+    assert_eq!(two.status.code(), Some(2));
+    assert_eq!(text(&one.stdout), text(&two.stdout));
+    assert_eq!(text(&one.stdout).lines().count(), 2000);
+    // Answers stay in input order: line k answers board k.
+    let boards: Vec<&str> = input.lines().filter(|l| !l.contains("4 4")).collect();
+    for (answer, board) in text(&one.stdout).lines().zip(&boards) {
+        assert!(
+            answer.starts_with(&format!("{board}: ")),
+            "{answer} / {board}"
+        );
+    }
+    let json: Vec<serde_json::Value> = text(&three.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(json.len(), 2001);
+    assert_eq!(json[1500]["line"], 1501);
+    assert!(json[1500]["error"]
+        .as_str()
+        .unwrap()
+        .contains("tile 4 twice"));
+}
+
+#[test]
+fn a_batch_answers_before_its_input_ends() {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = common::command(&["solve"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"8 1 3/4 0 2/7 6 5\n").unwrap();
+    stdin.flush().unwrap();
+    // The first answer comes while standard input is still open. (A guard ends the test
+    // if it never comes, rather than hanging.)
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = BufReader::new(stdout).read_line(&mut line);
+        let _ = tx.send(line);
+    });
+    let first = rx.recv_timeout(std::time::Duration::from_secs(60));
+    drop(stdin);
+    let _ = child.wait();
+    let first = first.expect("an answer before the input ended");
+    assert!(first.starts_with("8 1 3/4 0 2/7 6 5: 14 moves"), "{first}");
+}

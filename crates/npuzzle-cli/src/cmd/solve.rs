@@ -1,13 +1,16 @@
 //! `npuzzle solve`: optimal solutions for boards from the arguments or standard input.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use clap::Args as ClapArgs;
-use npuzzle::{Algorithm, Board, HeuristicKind, Notation, SearchError, Solver};
+use npuzzle::search::PdbHeuristic;
+use npuzzle::{Algorithm, Board, DistanceTable, HeuristicKind, Notation, SearchError, Solver};
 use serde_json::json;
 
-use crate::input::{items_from, parse_item};
+use crate::input::{items_from, parse_item, Item, Items};
 use crate::opts::{BoardOpts, LimitOpts};
 use crate::tables;
 use crate::{merge, Fail, BAD_INPUT, LIMIT, OK};
@@ -83,170 +86,307 @@ fn parse_count(s: &str) -> Result<usize, String> {
     }
 }
 
+/// What a batch shares between its threads: the options, and what is built once per goal
+/// (pattern databases, distance tables).
+struct Shared<'a> {
+    args: &'a Args,
+    goal: Option<Board>,
+    size: Option<npuzzle::Size>,
+    want: Option<usize>,
+    limits: npuzzle::Limits,
+    heuristic: HeuristicKind,
+    cache: Option<std::path::PathBuf>,
+    pdbs: Mutex<Vec<(Board, Arc<PdbHeuristic>)>>,
+    /// Per goal: the table loaded or built (None: none to be had).
+    tables: Mutex<HashMap<Board, Option<DistanceTable>>>,
+}
+
+/// One thread's own state: its solver (with the tables it was given) and the goals it
+/// has asked for tables.
+struct Worker {
+    solver: Solver,
+    looked: HashSet<Board>,
+}
+
+/// One board's answer, kept until its turn to be written.
+#[derive(Default)]
+struct Answer {
+    out: Vec<u8>,
+    notes: Vec<String>,
+    code: u8,
+}
+
+/// Boards solved per batch at most: the memory a run holds does not grow with its input.
+const MAX_BATCH: usize = 4096;
+
 pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
-    let goal = args.board.goal()?;
+    let want = if args.all {
+        Some(usize::MAX)
+    } else {
+        args.first
+    };
+    if want.is_some() && !matches!(args.algo, Algorithm::Auto | Algorithm::Idastar) {
+        return Err(crate::Fail::input(
+            "--all and --first enumerate solutions with --algo idastar (or auto)",
+        ));
+    }
     let size = args.board.size;
-    let items = items_from(&args.boards, size)?;
-    if items.is_empty() {
+    let limits = args.limits.limits();
+    let heuristic = args.heuristic.unwrap_or(HeuristicKind::LinearConflict);
+    let shared = Shared {
+        args: &args,
+        goal: args.board.goal()?,
+        size,
+        want,
+        limits: limits.clone(),
+        heuristic,
+        cache: tables::cache_dir(&args.cache_dir),
+        pdbs: Mutex::new(Vec::new()),
+        tables: Mutex::new(HashMap::new()),
+    };
+    let threads = match args.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        t => t,
+    };
+    let workers: Vec<Mutex<Worker>> = (0..threads)
+        .map(|_| {
+            Mutex::new(Worker {
+                solver: Solver::new(args.algo, heuristic, limits.clone()),
+                looked: HashSet::new(),
+            })
+        })
+        .collect();
+    // Boards are read as they are needed: the first answers come out before the input
+    // ends, and a batch holds at most MAX_BATCH boards.
+    let mut source: Box<dyn Iterator<Item = std::io::Result<Item>>> = if args.boards.is_empty() {
+        Box::new(Items::new(std::io::stdin().lock(), size))
+    } else {
+        Box::new(items_from(&args.boards, size)?.into_iter().map(Ok))
+    };
+    let mut code = OK;
+    let mut seen = 0usize;
+    let mut batch_len = 1;
+    loop {
+        let batch: Vec<Item> = source
+            .by_ref()
+            .take(batch_len)
+            .collect::<std::io::Result<_>>()?;
+        if batch.is_empty() {
+            break;
+        }
+        seen += batch.len();
+        let answers = solve_batch(&shared, &workers, &batch, threads)?;
+        let mut stopped = false;
+        for a in answers {
+            let Some(a) = a else {
+                stopped = true;
+                break;
+            };
+            for n in &a.notes {
+                crate::note!("{n}");
+            }
+            out.write_all(&a.out)?;
+            code = merge(code, a.code);
+        }
+        out.flush()?;
+        if stopped || crate::opts::interrupted() {
+            crate::note!("npuzzle: interrupted; the boards after the last answer are not solved");
+            code = merge(code, LIMIT);
+            break;
+        }
+        batch_len = (batch_len * 2).min(MAX_BATCH);
+    }
+    if seen == 0 {
         return Err(Fail::input(
             "expected a board on the command line or standard input, found none",
         ));
     }
-    let limits = args.limits.limits();
-    let heuristic_kind = args.heuristic.unwrap_or(HeuristicKind::LinearConflict);
-    let mut solver = Solver::new(args.algo, heuristic_kind, limits.clone());
-    let cache = tables::cache_dir(&args.cache_dir);
-    let mut looked: HashSet<Board> = HashSet::new();
-    let mut pdb_cache: Vec<(Board, npuzzle::search::PdbHeuristic)> = Vec::new();
-    let mut code = OK;
-    for (done, item) in items.iter().enumerate() {
-        if crate::opts::interrupted() {
-            crate::note!(
-                "npuzzle: interrupted: {} of {} boards not solved",
-                items.len() - done,
-                items.len()
-            );
-            code = merge(code, LIMIT);
-            break;
+    Ok(code)
+}
+
+/// Solves a batch on up to `threads` threads, each taking the next board as it finishes
+/// one; the answers in input order (`None` for boards left after Ctrl-C). A single board
+/// gets every thread for its search instead.
+fn solve_batch(
+    shared: &Shared,
+    workers: &[Mutex<Worker>],
+    batch: &[Item],
+    threads: usize,
+) -> Result<Vec<Option<Answer>>, Fail> {
+    let (per_search, spawn) = if batch.len() == 1 {
+        (threads, 1)
+    } else {
+        (1, threads.min(batch.len()))
+    };
+    let slots: Vec<Mutex<Option<Result<Answer, Fail>>>> =
+        batch.iter().map(|_| Mutex::new(None)).collect();
+    let next = AtomicUsize::new(0);
+    // A batch of many boards uses tables from its first board: every thread then gives
+    // a board the same answer, so the output does not depend on the thread count.
+    let eager = batch.len() >= npuzzle::search::TABLE_AFTER;
+    let work = |w: &Mutex<Worker>| {
+        let mut worker = w.lock().expect("no panics while held");
+        worker.solver.set_eager_tables(eager);
+        loop {
+            if crate::opts::interrupted() {
+                return;
+            }
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= batch.len() {
+                return;
+            }
+            let r = solve_one(shared, &mut worker, &batch[i], per_search);
+            *slots[i].lock().expect("no panics while held") = Some(r);
         }
-        let report = |out: &mut dyn Write, msg: &str| -> std::io::Result<()> {
-            crate::note!("npuzzle: {}: {msg}", item.label());
-            if args.json {
-                let v = json!({ "line": item.line, "input": item.text, "error": msg });
-                writeln!(out, "{v}")?;
-            }
-            Ok(())
-        };
-        let board = match parse_item(item, size) {
-            Ok(b) => b,
-            Err(e) => {
-                report(out, &e)?;
-                code = merge(code, BAD_INPUT);
-                continue;
-            }
-        };
-        let goal = match BoardOpts::goal_for(&goal, &board) {
-            Ok(g) => g,
-            Err(e) => {
-                report(out, &e)?;
-                code = merge(code, BAD_INPUT);
-                continue;
-            }
-        };
-        let want = if args.all {
-            Some(usize::MAX)
-        } else {
-            args.first
-        };
-        if want.is_some() && !matches!(args.algo, Algorithm::Auto | Algorithm::Idastar) {
-            return Err(crate::Fail::input(
-                "--all and --first enumerate solutions with --algo idastar (or auto)",
-            ));
+    };
+    std::thread::scope(|sc| {
+        for w in &workers[1..spawn] {
+            sc.spawn(|| work(w));
         }
-        // Pattern databases: asked for, or auto on 16 cells or more unless a heuristic
-        // was named.
-        let pdb_spec = match (&args.pdb, args.algo) {
-            (Some(p), Algorithm::Auto | Algorithm::Idastar) => Some(p.clone()),
-            (None, Algorithm::Auto) if board.size().cells() >= 16 && args.heuristic.is_none() => {
-                Some("auto".to_string())
-            }
-            _ => None,
-        };
-        if let Some(spec) = pdb_spec {
-            // An unsolvable board needs no databases.
-            if !npuzzle::is_solvable(&board, &goal).expect("sizes match") {
-                print_unsolvable(out, &args, &board, Algorithm::Idastar, None)?;
-                continue;
-            }
-            if !pdb_cache.iter().any(|(g, _)| g == &goal) {
+        work(&workers[0]);
+    });
+    slots
+        .into_iter()
+        .map(|s| s.into_inner().expect("no panics while held").transpose())
+        .collect()
+}
+
+/// Solves one board into its answer.
+fn solve_one(
+    shared: &Shared,
+    worker: &mut Worker,
+    item: &Item,
+    per_search: usize,
+) -> Result<Answer, Fail> {
+    let args = shared.args;
+    let mut a = Answer::default();
+    let report = |a: &mut Answer, msg: &str, code: u8| -> std::io::Result<()> {
+        a.notes.push(format!("npuzzle: {}: {msg}", item.label()));
+        if args.json {
+            let v = json!({ "line": item.line, "input": item.text, "error": msg });
+            writeln!(a.out, "{v}")?;
+        }
+        a.code = merge(a.code, code);
+        Ok(())
+    };
+    let board = match parse_item(item, shared.size) {
+        Ok(b) => b,
+        Err(e) => {
+            report(&mut a, &e, BAD_INPUT)?;
+            return Ok(a);
+        }
+    };
+    let goal = match BoardOpts::goal_for(&shared.goal, &board) {
+        Ok(g) => g,
+        Err(e) => {
+            report(&mut a, &e, BAD_INPUT)?;
+            return Ok(a);
+        }
+    };
+    let out = &mut a.out;
+    // Pattern databases: asked for, or auto on 16 cells or more unless a heuristic was
+    // named.
+    let pdb_spec = match (&args.pdb, args.algo) {
+        (Some(p), Algorithm::Auto | Algorithm::Idastar) => Some(p.clone()),
+        (None, Algorithm::Auto) if board.size().cells() >= 16 && args.heuristic.is_none() => {
+            Some("auto".to_string())
+        }
+        _ => None,
+    };
+    if let Some(spec) = pdb_spec {
+        // An unsolvable board needs no databases.
+        if !npuzzle::is_solvable(&board, &goal).expect("sizes match") {
+            print_unsolvable(out, args, &board, Algorithm::Idastar, None)?;
+            return Ok(a);
+        }
+        let h = {
+            // Built (or loaded) once per goal, whichever thread asks first.
+            let mut pdbs = shared.pdbs.lock().expect("no panics while held");
+            if !pdbs.iter().any(|(g, _)| g == &goal) {
                 let h = crate::pdbs::heuristic(
                     &goal,
                     &spec,
-                    &limits,
+                    &shared.limits,
                     0,
                     crate::pdbs::pdb_dir(&args.pdb_dir).as_deref(),
                     args.pdb_load,
                 )?;
-                pdb_cache.push((goal.clone(), h));
+                pdbs.push((goal.clone(), Arc::new(h)));
             }
-            let h = &pdb_cache.iter().find(|(g, _)| g == &goal).expect("added").1;
-            let threads = match args.threads {
-                0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-                t => t,
-            };
-            let name = format!(
-                "pdb {spec}{}",
-                if h.reflects() { " + reflection" } else { "" }
-            );
-            match npuzzle::search::idastar_pdb_parallel(&board, &goal, h, &limits, threads) {
-                Ok(sol) => {
-                    print_solution(out, &args, &board, &sol, Algorithm::Idastar, Some(&name))?
-                }
-                Err(SearchError::Unsolvable) => {
-                    print_unsolvable(out, &args, &board, Algorithm::Idastar, Some(&name))?
-                }
-                Err(e) => {
-                    report(out, &format!("{board}: {e}"))?;
-                    code = merge(code, exit_code(&e));
-                }
+            pdbs.iter()
+                .find(|(g, _)| g == &goal)
+                .expect("added")
+                .1
+                .clone()
+        };
+        let name = format!(
+            "pdb {spec}{}",
+            if h.reflects() { " + reflection" } else { "" }
+        );
+        match npuzzle::search::idastar_pdb_parallel(&board, &goal, &h, &shared.limits, per_search) {
+            Ok(sol) => print_solution(out, args, &board, &sol, Algorithm::Idastar, Some(&name))?,
+            Err(SearchError::Unsolvable) => {
+                print_unsolvable(out, args, &board, Algorithm::Idastar, Some(&name))?
             }
-            continue;
+            Err(e) => report(&mut a, &format!("{board}: {e}"), exit_code(&e))?,
         }
-        // Distance tables: a cached one for auto and table; table on more than 9 cells
-        // builds one (with progress) and saves it for next time.
-        let wants_table = matches!(args.algo, Algorithm::Auto | Algorithm::Table);
-        if wants_table && !solver.has_table(&goal) && looked.insert(goal.clone()) {
-            if let Some(t) = tables::load_cached(cache.as_deref(), &goal) {
-                solver.add_table(t);
-            } else if args.algo == Algorithm::Table && goal.size().cells() > 9 {
-                match tables::build(&goal, &limits, 0, 0) {
-                    Ok(a) => {
-                        tables::save(cache.as_deref(), &a.table, false);
-                        solver.add_table(a.table);
+        return Ok(a);
+    }
+    // Distance tables: a cached one for auto and table; table on more than 9 cells
+    // builds one (with progress) and saves it for next time. Once per goal for the whole
+    // batch; each thread takes its copy.
+    let wants_table = matches!(args.algo, Algorithm::Auto | Algorithm::Table);
+    if wants_table && !worker.solver.has_table(&goal) && worker.looked.insert(goal.clone()) {
+        let mut tables = shared.tables.lock().expect("no panics while held");
+        if !tables.contains_key(&goal) {
+            let mut found = tables::load_cached(shared.cache.as_deref(), &goal);
+            if found.is_none() && args.algo == Algorithm::Table && goal.size().cells() > 9 {
+                match tables::build(&goal, &shared.limits, 0, 0) {
+                    Ok(built) => {
+                        tables::save(shared.cache.as_deref(), &built.table, false);
+                        found = Some(built.table);
                     }
                     Err(e) => {
-                        report(out, &format!("{board}: {e}"))?;
-                        code = merge(code, exit_code(&e));
-                        continue;
+                        drop(tables);
+                        report(&mut a, &format!("{board}: {e}"), exit_code(&e))?;
+                        return Ok(a);
                     }
                 }
             }
+            tables.insert(goal.clone(), found);
         }
-        if let Some(max) = want {
-            if !npuzzle::is_solvable(&board, &goal).expect("sizes match") {
-                print_unsolvable(out, &args, &board, Algorithm::Idastar, None)?;
-                continue;
-            }
-            match npuzzle::search::idastar_all(&board, &goal, heuristic_kind, &limits, max) {
-                Ok((all, stats)) => {
-                    print_all(out, &args, &board, &all, stats, heuristic_kind.name())?
-                }
-                Err(e) => {
-                    report(out, &format!("{board}: {e}"))?;
-                    code = merge(code, exit_code(&e));
-                }
-            }
-            continue;
-        }
-        let algo = solver.resolve(&goal);
-        let heuristic = algo.uses_heuristic().then_some(heuristic_kind);
-        let hname = heuristic.map(|h| h.name().to_string());
-        let result = solver.solve(&board, &goal);
-        for n in solver.take_notes() {
-            crate::note!("npuzzle: {n}");
-        }
-        match result {
-            Ok((sol, algo)) => print_solution(out, &args, &board, &sol, algo, hname.as_deref())?,
-            Err(SearchError::Unsolvable) => {
-                print_unsolvable(out, &args, &board, algo, hname.as_deref())?
-            }
-            Err(e) => {
-                report(out, &format!("{board}: {e}"))?;
-                code = merge(code, exit_code(&e));
-            }
+        if let Some(Some(t)) = tables.get(&goal) {
+            worker.solver.add_table(t.clone());
         }
     }
-    Ok(code)
+    if let Some(max) = shared.want {
+        if !npuzzle::is_solvable(&board, &goal).expect("sizes match") {
+            print_unsolvable(out, args, &board, Algorithm::Idastar, None)?;
+            return Ok(a);
+        }
+        match npuzzle::search::idastar_all(&board, &goal, shared.heuristic, &shared.limits, max) {
+            Ok((all, stats)) => print_all(out, args, &board, &all, stats, shared.heuristic.name())?,
+            Err(e) => report(&mut a, &format!("{board}: {e}"), exit_code(&e))?,
+        }
+        return Ok(a);
+    }
+    let solver = &mut worker.solver;
+    let algo = solver.resolve(&goal);
+    let heuristic = algo.uses_heuristic().then_some(shared.heuristic);
+    let hname = heuristic.map(|h| h.name().to_string());
+    let result = solver.solve(&board, &goal);
+    for n in solver.take_notes() {
+        a.notes.push(format!("npuzzle: {n}"));
+    }
+    let out = &mut a.out;
+    match result {
+        Ok((sol, algo)) => print_solution(out, args, &board, &sol, algo, hname.as_deref())?,
+        Err(SearchError::Unsolvable) => {
+            print_unsolvable(out, args, &board, algo, hname.as_deref())?
+        }
+        Err(e) => report(&mut a, &format!("{board}: {e}"), exit_code(&e))?,
+    }
+    Ok(a)
 }
 
 fn print_solution(

@@ -147,6 +147,7 @@ pub struct Solver {
     tables: HashMap<Board, DistanceTable>,
     seen: HashMap<Board, usize>,
     notes: Vec<String>,
+    eager: bool,
 }
 
 /// How many boards of one goal `Auto` solves with IDA* before it builds a distance table
@@ -163,6 +164,7 @@ impl Solver {
             tables: HashMap::new(),
             seen: HashMap::new(),
             notes: Vec::new(),
+            eager: false,
         }
     }
 
@@ -170,6 +172,14 @@ impl Solver {
     /// `Table` then use it for every board of that goal.
     pub fn add_table(&mut self, table: DistanceTable) {
         self.tables.insert(table.goal().clone(), table);
+    }
+
+    /// With `eager`, `Auto` uses a distance table for boards of at most 9 cells from the
+    /// first board on, instead of IDA* for the first [`TABLE_AFTER`] of a goal: for a
+    /// caller that knows many boards are coming (and wants the same answers whichever
+    /// of its threads solves a board).
+    pub fn set_eager_tables(&mut self, eager: bool) {
+        self.eager = eager;
     }
 
     /// Whether a distance table for `goal` is at hand.
@@ -183,7 +193,8 @@ impl Solver {
         match self.algorithm {
             Algorithm::Auto if cells <= 6 || self.tables.contains_key(goal) => Algorithm::Table,
             Algorithm::Auto
-                if cells <= 9 && self.seen.get(goal).copied().unwrap_or(0) >= TABLE_AFTER =>
+                if cells <= 9
+                    && (self.eager || self.seen.get(goal).copied().unwrap_or(0) >= TABLE_AFTER) =>
             {
                 Algorithm::Table
             }
