@@ -72,6 +72,35 @@ impl ProgressLine {
         self.drawn = true;
     }
 
+    /// Whether the display redraws in place (standard error is a terminal).
+    pub fn is_terminal(&self) -> bool {
+        self.tty
+    }
+
+    /// Shows a count and rate where the total is not known (a stream).
+    pub fn count(&mut self, done: u64, what: &str, elapsed: Duration) {
+        if self.last.is_some_and(|t| t.elapsed() < self.every) {
+            return;
+        }
+        self.last = Some(Instant::now());
+        let secs = elapsed.as_secs_f64();
+        let rate = if secs > 0.0 { done as f64 / secs } else { 0.0 };
+        let line = format!(
+            "{} {} {what}, {:.0}/s, {secs:.0} s",
+            self.what,
+            crate::opts::thousands(done),
+            rate
+        );
+        let mut err = std::io::stderr().lock();
+        if self.tty {
+            let _ = write!(err, "\r\x1b[2K{line}");
+        } else {
+            let _ = writeln!(err, "{line}");
+        }
+        let _ = err.flush();
+        self.drawn = true;
+    }
+
     /// Ends the display (moves past the redrawn line).
     pub fn finish(&mut self) {
         if self.tty && self.drawn {

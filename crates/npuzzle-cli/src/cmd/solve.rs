@@ -12,6 +12,7 @@ use serde_json::json;
 
 use crate::input::{items_from, parse_item, Item, Items};
 use crate::opts::{BoardOpts, LimitOpts};
+use crate::progress::ProgressLine;
 use crate::tables;
 use crate::{merge, Fail, BAD_INPUT, LIMIT, OK};
 
@@ -116,6 +117,30 @@ struct Answer {
     code: u8,
 }
 
+/// A reader that counts the bytes taken from it (for progress).
+struct Counted<R> {
+    inner: R,
+    read: Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl<R: std::io::Read> std::io::Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+impl<R: std::io::BufRead> std::io::BufRead for Counted<R> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+    fn consume(&mut self, amt: usize) {
+        self.read.fetch_add(amt as u64, Ordering::Relaxed);
+        self.inner.consume(amt);
+    }
+}
+
 /// Boards solved per batch at most: the memory a run holds does not grow with its input.
 const MAX_BATCH: usize = 4096;
 
@@ -158,8 +183,21 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         .collect();
     // Boards are read as they are needed: the first answers come out before the input
     // ends, and a batch holds at most MAX_BATCH boards.
+    // Progress, on a terminal only: the share of standard input read when it is a file
+    // (with the time left), else the count and rate.
+    let read = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let input_len = std::fs::metadata("/dev/stdin")
+        .ok()
+        .filter(|m| m.is_file())
+        .map(|m| m.len());
+    let mut progress = Some(ProgressLine::new("solving")).filter(|p| p.is_terminal());
+    let started = std::time::Instant::now();
     let mut source: Box<dyn Iterator<Item = std::io::Result<Item>>> = if args.boards.is_empty() {
-        Box::new(Items::new(std::io::stdin().lock(), size))
+        let counted = Counted {
+            inner: std::io::stdin().lock(),
+            read: read.clone(),
+        };
+        Box::new(Items::new(counted, size))
     } else {
         Box::new(items_from(&args.boards, size)?.into_iter().map(Ok))
     };
@@ -189,12 +227,30 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             code = merge(code, a.code);
         }
         out.flush()?;
+        if let Some(p) = progress
+            .as_mut()
+            .filter(|_| started.elapsed().as_secs() >= 1)
+        {
+            let boards = format!("{} boards", crate::opts::thousands(seen as u64));
+            match input_len {
+                Some(total) => p.update(
+                    read.load(Ordering::Relaxed),
+                    total,
+                    started.elapsed(),
+                    &boards,
+                ),
+                None => p.count(seen as u64, "boards", started.elapsed()),
+            }
+        }
         if stopped || crate::opts::interrupted() {
             crate::note!("npuzzle: interrupted; the boards after the last answer are not solved");
             code = merge(code, LIMIT);
             break;
         }
         batch_len = (batch_len * 2).min(MAX_BATCH);
+    }
+    if let Some(p) = progress.as_mut() {
+        p.finish();
     }
     if seen == 0 {
         return Err(Fail::input(
