@@ -136,6 +136,7 @@ enum Command {
     Bench(cmd::bench::Args),
     Scramble(cmd::scramble::Args),
     Moves(cmd::sequence::Args),
+    Render(cmd::render::Args),
 }
 
 /// Help, version, or a bad command line: clap's text, written where it belongs with the
@@ -177,6 +178,7 @@ fn main() -> ExitCode {
         Command::Bench(a) => cmd::bench::run(a, &mut out),
         Command::Scramble(a) => cmd::scramble::run(a, &mut out),
         Command::Moves(a) => cmd::sequence::run(a, &mut out),
+        Command::Render(a) => cmd::render::run(a, &mut out),
     };
     let flushed = out.flush();
     match (result, flushed) {

@@ -1056,3 +1056,61 @@ fn a_batch_answers_before_its_input_ends() {
     let first = first.expect("an answer before the input ended");
     assert!(first.starts_with("8 1 3/4 0 2/7 6 5: 14 moves"), "{first}");
 }
+
+#[test]
+fn render_draws_boards_and_animations() {
+    let o = npuzzle(&["render", "8 1 3/4 0 2/7 6 5"], "");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let svg = text(&o.stdout);
+    assert!(svg.starts_with("<svg"), "{svg}");
+    assert_eq!(svg.matches("<text").count(), 8);
+    let dir = sandbox().join("render");
+    let path = dir.join("solve.svg");
+    let o = npuzzle(
+        &[
+            "render",
+            "8 1 3/4 0 2/7 6 5",
+            "--moves",
+            "LUR2D2LURULDLU",
+            "--scheme",
+            "fringe",
+            "-o",
+            path.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(svg.matches("<animateTransform").count(), 8);
+    std::fs::remove_dir_all(&dir).unwrap();
+    for (args, want, code) in [
+        (
+            &["render", "8 1 3/4 0 2/7 6 5", "--moves", "UUU"][..],
+            "--moves",
+            2,
+        ),
+        (
+            &["render", "8 1 3/4 0 2/7 6 5", "--scheme", "pink"],
+            "plain, rows or fringe",
+            2,
+        ),
+        (
+            &["render", "8 1 3/4 0 2/7 6 5", "--tps", "0"],
+            "moves a second",
+            2,
+        ),
+        (
+            &["render", "8 1 3/4 0 2/7 6 5", "-o", "/proc/npuzzle/x.svg"],
+            "/proc/npuzzle",
+            4,
+        ),
+    ] {
+        let o = npuzzle(args, "");
+        assert_eq!(o.status.code(), Some(code), "{args:?}: {}", text(&o.stderr));
+        assert!(
+            text(&o.stderr).contains(want),
+            "{args:?}: {}",
+            text(&o.stderr)
+        );
+    }
+}

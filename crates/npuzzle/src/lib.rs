@@ -36,6 +36,7 @@ pub mod solution;
 pub mod files;
 pub mod limits;
 pub mod scramble;
+pub mod svg;
 // 3. The layered breadth-first engine.
 pub mod layered;
 // 4. Whole-space analysis and distance tables.

@@ -8,7 +8,7 @@ const LAYERS: [&[&str]; 6] = [
     &[
         "board", "error", "moves", "parity", "rank", "sequence", "solution",
     ],
-    &["files", "limits", "scramble"],
+    &["files", "limits", "scramble", "svg"],
     &["layered"],
     &["analysis"],
     &["heuristic"],

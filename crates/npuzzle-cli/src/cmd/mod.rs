@@ -6,6 +6,7 @@ pub mod compare;
 pub mod judge;
 pub mod moves;
 pub mod pdb;
+pub mod render;
 pub mod scramble;
 pub mod sequence;
 pub mod solvable;
