@@ -1114,3 +1114,57 @@ fn render_draws_boards_and_animations() {
         );
     }
 }
+
+#[test]
+fn animate_plays_only_on_a_terminal() {
+    // In a pipe the answer is printed as usual, with no drawing codes.
+    let o = npuzzle(&["solve", "--animate", "8 1 3/4 0 2/7 6 5"], "");
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        text(&o.stdout),
+        "8 1 3/4 0 2/7 6 5: 14 moves: LUR2D2LURULDLU\n"
+    );
+    let o = npuzzle(&["solve", "--animate", "--json", "8 1 3/4 0 2/7 6 5"], "");
+    assert_eq!(o.status.code(), Some(2), "--animate and --json conflict");
+    let o = npuzzle(
+        &["solve", "--animate", "--tps", "0", "8 1 3/4 0 2/7 6 5"],
+        "",
+    );
+    assert!(text(&o.stderr).contains("moves a second"));
+    // On a terminal (tmux), the grid is redrawn in place: the last frame shows the goal.
+    if std::process::Command::new("tmux")
+        .arg("-V")
+        .output()
+        .is_err()
+    {
+        return;
+    }
+    let name = format!("npz{}", std::process::id());
+    let bin = env!("CARGO_BIN_EXE_npuzzle");
+    let started = std::process::Command::new("tmux")
+        .args(["new-session", "-d", "-s", &name, "-x", "60", "-y", "10"])
+        .arg(format!(
+            "HOME={h} XDG_CACHE_HOME={h}/x NPUZZLE_CACHE_DIR={h}/c NPUZZLE_PDB_DIR={h}/p \
+             {bin} solve --animate --tps 100 '1 2 3/4 0 6/7 5 8'; sleep 5",
+            h = sandbox().display()
+        ))
+        .status()
+        .unwrap();
+    assert!(started.success());
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let pane = std::process::Command::new("tmux")
+        .args(["capture-pane", "-p", "-t", &name])
+        .output()
+        .unwrap();
+    let _ = std::process::Command::new("tmux")
+        .args(["kill-session", "-t", &name])
+        .status();
+    let screen = text(&pane.stdout);
+    assert!(screen.contains("move 2 of 2"), "{screen}");
+    assert_eq!(
+        screen.matches("move ").count(),
+        1,
+        "redrawn in place: {screen}"
+    );
+    assert!(screen.contains("  7 8 ."), "{screen}");
+}

@@ -1,6 +1,7 @@
 //! `npuzzle solve`: optimal solutions for boards from the arguments or standard input.
 
 use std::collections::{HashMap, HashSet};
+use std::io::IsTerminal;
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -54,6 +55,13 @@ pub struct Args {
     /// Print one JSON object per board per line.
     #[arg(long)]
     pub json: bool,
+    /// Play each solution in the terminal, redrawing the board in place (on a terminal;
+    /// elsewhere the answer is printed as usual).
+    #[arg(long, conflicts_with = "json")]
+    pub animate: bool,
+    /// Moves a second for --animate.
+    #[arg(long, default_value_t = 4.0, value_parser = parse_tps, requires = "animate")]
+    pub tps: f64,
     /// IDA* with additive pattern databases: 7-8, 6-6-3, 5-5-5 (4x4), 6-6-6-6 (5x5), auto,
     /// or tile lists "1,2,3/4,5,6". Used by auto on boards of 16 cells or more.
     #[arg(long, value_name = "PARTITION")]
@@ -73,6 +81,47 @@ pub struct Args {
     pub cache_dir: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub limits: LimitOpts,
+}
+
+/// Reads a playing speed: moves a second.
+fn parse_tps(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if (0.1..=100.0).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "expected from 0.1 to 100 moves a second, found {s:?}"
+        )),
+    }
+}
+
+/// Plays `moves` from `board` on a terminal: the grid redrawn in place after each move.
+fn play(
+    out: &mut impl Write,
+    board: &Board,
+    moves: &[npuzzle::Direction],
+    tps: f64,
+) -> std::io::Result<()> {
+    let pause = std::time::Duration::from_secs_f64(1.0 / tps);
+    let rows = board.size().height();
+    let mut b = board.clone();
+    let draw = |out: &mut dyn Write, b: &Board, k: usize| -> std::io::Result<()> {
+        for line in b.to_grid().lines() {
+            writeln!(out, "\x1b[2K  {line}")?;
+        }
+        writeln!(out, "\x1b[2K  move {k} of {}", moves.len())?;
+        out.flush()
+    };
+    draw(out, &b, 0)?;
+    for (k, &d) in moves.iter().enumerate() {
+        if crate::opts::interrupted() {
+            break;
+        }
+        std::thread::sleep(pause);
+        b.apply(d).expect("a solution's moves are legal");
+        // Back to the top of the drawing, and over it.
+        write!(out, "\x1b[{}A", rows + 1)?;
+        draw(out, &b, k + 1)?;
+    }
+    Ok(())
 }
 
 /// Reads a count of solutions: 1 or more.
@@ -115,6 +164,8 @@ struct Answer {
     out: Vec<u8>,
     notes: Vec<String>,
     code: u8,
+    /// A solution to play (with --animate).
+    play: Option<(Board, Vec<npuzzle::Direction>)>,
 }
 
 /// A reader that counts the bytes taken from it (for progress).
@@ -225,6 +276,9 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             }
             out.write_all(&a.out)?;
             code = merge(code, a.code);
+            if let Some((board, moves)) = &a.play {
+                play(out, board, moves, args.tps)?;
+            }
         }
         out.flush()?;
         if let Some(p) = progress
@@ -380,7 +434,12 @@ fn solve_one(
             if h.reflects() { " + reflection" } else { "" }
         );
         match npuzzle::search::idastar_pdb_parallel(&board, &goal, &h, &shared.limits, per_search) {
-            Ok(sol) => print_solution(out, args, &board, &sol, Algorithm::Idastar, Some(&name))?,
+            Ok(sol) => {
+                print_solution(out, args, &board, &sol, Algorithm::Idastar, Some(&name))?;
+                if args.animate && std::io::stdout().is_terminal() {
+                    a.play = Some((board.clone(), sol.moves));
+                }
+            }
             Err(SearchError::Unsolvable) => {
                 print_unsolvable(out, args, &board, Algorithm::Idastar, Some(&name))?
             }
@@ -436,7 +495,12 @@ fn solve_one(
     }
     let out = &mut a.out;
     match result {
-        Ok((sol, algo)) => print_solution(out, args, &board, &sol, algo, hname.as_deref())?,
+        Ok((sol, algo)) => {
+            print_solution(out, args, &board, &sol, algo, hname.as_deref())?;
+            if args.animate && std::io::stdout().is_terminal() {
+                a.play = Some((board.clone(), sol.moves));
+            }
+        }
         Err(SearchError::Unsolvable) => {
             print_unsolvable(out, args, &board, algo, hname.as_deref())?
         }
