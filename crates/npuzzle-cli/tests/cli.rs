@@ -937,6 +937,18 @@ fn the_moves_toolbox() {
         run(&["moves", "opt-diff", "8 1 3/4 0 2/7 6 5", &longer]),
         "18 moves, optimal 14: 4 over"
     );
+    // Optimize: three turns round a block (nothing) and the optimum, back to 14 moves,
+    // still reaching the goal.
+    let short = run(&[
+        "moves",
+        "optimize",
+        "--board",
+        "8 1 3/4 0 2/7 6 5",
+        "LURDLURDLURDLUR2D2LURULDLU",
+    ]);
+    assert_eq!(run(&["moves", "length", &short]), "14");
+    let o = npuzzle(&["verify", "8 1 3/4 0 2/7 6 5", &short], "");
+    assert_eq!(o.status.code(), Some(0));
     // Standard input, one sequence a line; a bad line is reported and the rest go on.
     let o = npuzzle(
         &["moves", "invert", "--json"],

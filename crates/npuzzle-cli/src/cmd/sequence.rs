@@ -21,7 +21,7 @@ use crate::{merge, Fail, BAD_INPUT, OK};
 /// says otherwise.
 #[derive(ClapArgs, Debug)]
 #[command(
-    after_help = "Examples:\n  npuzzle moves simplify \"R R L U U\"\n  npuzzle moves invert LULU\n  npuzzle moves length --metric mtm RRRULLL\n  npuzzle moves convert --to blank U2L\n  npuzzle moves from-solution --size 3x3 ULDR\n  npuzzle moves opt-diff \"8 1 3/4 0 2/7 6 5\" LUR2D2LURULDLULDRU2DLR"
+    after_help = "Examples:\n  npuzzle moves simplify \"R R L U U\"\n  npuzzle moves invert LULU\n  npuzzle moves length --metric mtm RRRULLL\n  npuzzle moves convert --to blank U2L\n  npuzzle moves from-solution --size 3x3 DRUL\n  npuzzle moves opt-diff \"8 1 3/4 0 2/7 6 5\" LUR2D2LURULDLU\n  npuzzle moves optimize --board \"8 1 3/4 0 2/7 6 5\" LURDLURDLURDLUR2D2LURULDLU"
 )]
 pub struct Args {
     #[command(subcommand)]
@@ -88,6 +88,18 @@ pub enum Action {
         #[command(flatten)]
         seq: Seq,
     },
+    /// Shorten each sequence (from --board): every stretch of up to --window moves
+    /// replaced by an optimal one, again until nothing shortens; the result reaches the
+    /// same position.
+    Optimize {
+        #[command(flatten)]
+        seq: Seq,
+        /// The longest stretch replaced at once.
+        #[arg(long, default_value_t = 16, value_parser = parse_window)]
+        window: usize,
+        #[command(flatten)]
+        limits: LimitOpts,
+    },
     /// How many moves a solution of BOARD is over the optimum (it is checked first).
     OptDiff {
         /// The board the solution starts from.
@@ -115,6 +127,13 @@ pub struct Seq {
     pub moves: Option<String>,
     #[command(flatten)]
     pub opts: SeqOpts,
+}
+
+fn parse_window(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (2..=40).contains(&n) => Ok(n),
+        _ => Err(format!("expected a window of 2 to 40 moves, found {s:?}")),
+    }
 }
 
 /// A placeholder start for notations that need none (tile and blank never look at it).
@@ -230,6 +249,28 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                 Ok((
                     start.to_string(),
                     json!({ "board": start.to_string(), "goal": goal.to_string() }),
+                ))
+            })
+        }
+        Action::Optimize {
+            seq,
+            window,
+            limits,
+        } => {
+            if seq.opts.board.is_none() {
+                return Err(Fail::input(
+                    "expected --board, the position the sequence starts from",
+                ));
+            }
+            let limits = limits.limits();
+            each(seq, out, move |m, o, b| {
+                let start = b.expect("--board was checked");
+                let short = npuzzle::search::optimize(start, m, window, &limits)
+                    .map_err(|e| e.to_string())?;
+                let text = write(&short, o.to, Some(start))?;
+                Ok((
+                    text.clone(),
+                    json!({ "moves": text, "length": short.len(), "was": m.len() }),
                 ))
             })
         }
