@@ -988,6 +988,14 @@ fn the_moves_toolbox() {
             "not the goal",
             1,
         ),
+        (&["moves", "optimize", "LU"], "expected --board", 2),
+        (
+            &[
+                "moves", "optimize", "--board", "1 2/3 0", "--window", "1", "R",
+            ],
+            "window of 2 to 40",
+            2,
+        ),
     ] {
         let o = npuzzle(args, "");
         assert_eq!(o.status.code(), Some(code), "{args:?}: {}", text(&o.stderr));
