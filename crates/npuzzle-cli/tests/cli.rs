@@ -1188,3 +1188,33 @@ fn animate_plays_only_on_a_terminal() {
     );
     assert!(screen.contains("  7 8 ."), "{screen}");
 }
+
+#[test]
+fn analyze_counts_multi_tile_moves() {
+    let dir = sandbox().join("mtm");
+    let d = dir.to_str().unwrap();
+    let o = npuzzle(
+        &[
+            "analyze",
+            "--size",
+            "3x3",
+            "--metric",
+            "mtm",
+            "--json",
+            "--cache-dir",
+            d,
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+    assert_eq!(v["metric"], "mtm");
+    assert_eq!(v["states"], 181_440);
+    assert_eq!(v["max_depth"], 24);
+    assert_eq!(v["antipodes"][0], "1 4 7/2 0 8/3 6 5");
+    // No table is saved for this metric.
+    assert!(!dir.exists() || std::fs::read_dir(&dir).unwrap().next().is_none());
+    let o = npuzzle(&["analyze", "--size", "3x3", "--metric", "ftm"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("stm or mtm"));
+}

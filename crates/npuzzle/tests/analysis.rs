@@ -108,3 +108,49 @@ fn twelve_cells_maxima_and_transposes() {
         assert_eq!(a.iter().sum::<u64>(), 239_500_800);
     }
 }
+
+/// Distances in multi-tile moves by a plain BFS over boards: from each board, in each
+/// direction, one tile, two, ... as far as they go.
+fn mtm_histogram_by_bfs(goal: &npuzzle::Board) -> Vec<u64> {
+    use std::collections::{HashMap, VecDeque};
+    let mut dist: HashMap<npuzzle::Board, u32> = HashMap::new();
+    let mut queue = VecDeque::new();
+    dist.insert(goal.clone(), 0);
+    queue.push_back(goal.clone());
+    while let Some(b) = queue.pop_front() {
+        let d = dist[&b];
+        for dir in npuzzle::Direction::ALL {
+            let mut c = b.clone();
+            while c.apply(dir).is_ok() {
+                if !dist.contains_key(&c) {
+                    dist.insert(c.clone(), d + 1);
+                    queue.push_back(c.clone());
+                }
+            }
+        }
+    }
+    let max = *dist.values().max().unwrap() as usize;
+    let mut h = vec![0u64; max + 1];
+    for &d in dist.values() {
+        h[d as usize] += 1;
+    }
+    h
+}
+
+#[test]
+fn multi_tile_histograms_match_a_plain_bfs() {
+    for (goal, size) in [
+        ("1 2 3/4 5 0", None),
+        ("1 2/3 4/5 0", None),
+        ("1 2 3/4 5 6/7 8 0", None),
+        ("1 2 3/8 0 4/7 6 5", None),
+        ("0 1 2 3 4 5 6 7", Some("4x2")),
+    ] {
+        let goal = npuzzle::Board::parse(goal, size.map(|s| s.parse().unwrap())).unwrap();
+        let a =
+            npuzzle::analysis::analyze_mtm(&goal, &npuzzle::Limits::default(), 0, 3, &mut |_| {})
+                .unwrap();
+        assert_eq!(a.histogram, mtm_histogram_by_bfs(&goal), "{goal}");
+        assert!(!a.antipodes.is_empty());
+    }
+}

@@ -4,7 +4,8 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args as ClapArgs;
-use npuzzle::analysis::Analysis;
+use npuzzle::analysis::{analyze_mtm, Analysis, MtmAnalysis};
+use npuzzle::sequence::Metric;
 use npuzzle::Board;
 use serde_json::json;
 
@@ -39,6 +40,10 @@ pub struct Args {
     /// Threads to use [default: all cores].
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
+    /// Count moves as single-tile (stm) or multi-tile (mtm: a row or column slid at once
+    /// is one move; no distance table is kept for it).
+    #[arg(long, default_value = "stm", value_parser = |s: &str| s.parse::<Metric>())]
+    pub metric: Metric,
     /// Do not save the distance table in the cache.
     #[arg(long)]
     pub no_save: bool,
@@ -57,14 +62,44 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         None => Board::solved(args.size),
     };
     let limits = args.limits.limits();
-    let a = match build(&goal, &limits, args.threads, args.antipodes) {
-        Ok(a) => a,
-        Err(e) => {
-            return Err(Fail {
-                code: crate::search_exit_code(&e),
-                message: e.to_string().replace("; try --algo idastar", ""),
-            })
+    let fail = |e: npuzzle::SearchError| Fail {
+        code: crate::search_exit_code(&e),
+        message: e.to_string().replace("; try --algo idastar", ""),
+    };
+    let (full, mtm): (Option<Analysis>, Option<MtmAnalysis>) = match args.metric {
+        Metric::Stm => (
+            Some(build(&goal, &limits, args.threads, args.antipodes).map_err(fail)?),
+            None,
+        ),
+        Metric::Mtm => {
+            let mut line =
+                crate::progress::ProgressLine::new(format!("analyzing {} (mtm)", goal.size()));
+            let large = goal.size().cells() > 10;
+            let r = analyze_mtm(&goal, &limits, args.threads, args.antipodes, &mut |p| {
+                if large {
+                    line.update(p.found, p.total, p.elapsed, &format!("depth {}", p.depth));
+                }
+            });
+            line.finish();
+            (None, Some(r.map_err(fail)?))
         }
+    };
+    let a = match (&full, &mtm) {
+        (Some(f), _) => Summary {
+            histogram: f.histogram(),
+            antipodes: &f.antipodes,
+            elapsed: f.elapsed,
+            threads: f.threads,
+            metric: Metric::Stm,
+        },
+        (_, Some(m)) => Summary {
+            histogram: &m.histogram,
+            antipodes: &m.antipodes,
+            elapsed: m.elapsed,
+            threads: m.threads,
+            metric: Metric::Mtm,
+        },
+        _ => unreachable!("one of the two ran"),
     };
     if let Some(path) = &args.svg {
         std::fs::write(path, svg(&a, &goal)).map_err(|e| {
@@ -78,6 +113,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         let v = json!({
             "size": goal.size().to_string(),
             "goal": goal.to_string(),
+            "metric": a.metric.name(),
             "states": a.states(),
             "max_depth": a.max_depth(),
             "histogram": a.histogram(),
@@ -90,19 +126,45 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     } else {
         report(&a, &goal, out)?;
     }
-    if !args.no_save {
-        save(cache_dir(&args.cache_dir).as_deref(), &a.table, args.json);
+    if let (Some(f), false) = (&full, args.no_save) {
+        save(cache_dir(&args.cache_dir).as_deref(), &f.table, args.json);
     }
     Ok(OK)
 }
 
-fn report(a: &Analysis, goal: &Board, out: &mut impl Write) -> std::io::Result<()> {
+/// What the report shows, from either metric's analysis.
+pub struct Summary<'a> {
+    histogram: &'a [u64],
+    antipodes: &'a [Board],
+    elapsed: std::time::Duration,
+    threads: usize,
+    metric: Metric,
+}
+
+impl Summary<'_> {
+    fn states(&self) -> u64 {
+        self.histogram.iter().sum()
+    }
+    fn max_depth(&self) -> u32 {
+        self.histogram.len() as u32 - 1
+    }
+    fn histogram(&self) -> &[u64] {
+        self.histogram
+    }
+}
+
+fn report(a: &Summary, goal: &Board, out: &mut impl Write) -> std::io::Result<()> {
     writeln!(
         out,
-        "{} to goal {goal}: {} states, at most {} moves ({:.3} s, {} thread{})",
+        "{} to goal {goal}: {} states, at most {} moves{} ({:.3} s, {} thread{})",
         goal.size(),
         thousands(a.states()),
         a.max_depth(),
+        if a.metric == Metric::Mtm {
+            " (mtm)"
+        } else {
+            ""
+        },
         a.elapsed.as_secs_f64(),
         a.threads,
         if a.threads == 1 { "" } else { "s" }
@@ -136,14 +198,14 @@ fn report(a: &Analysis, goal: &Board, out: &mut impl Write) -> std::io::Result<(
             String::new()
         }
     )?;
-    for b in &a.antipodes {
+    for b in a.antipodes {
         writeln!(out, "  {b}")?;
     }
     Ok(())
 }
 
 /// The histogram as a bar chart in SVG.
-pub fn svg(a: &Analysis, goal: &Board) -> String {
+pub fn svg(a: &Summary, goal: &Board) -> String {
     let hist = a.histogram();
     let (w, h) = (860.0, 420.0);
     let (left, right, top, bottom) = (80.0, 20.0, 50.0, 50.0);

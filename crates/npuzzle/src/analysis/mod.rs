@@ -182,6 +182,125 @@ fn expand<const M: usize>(ix: &Indexer, marks: Marks<'_>, lo: usize, hi: usize) 
     new
 }
 
+/// The result of a whole-space search in the multi-tile metric (no distance table: that
+/// metric's distances do not follow from the blank's cell, so the table's one bit a state
+/// would not do).
+#[derive(Debug, Clone)]
+pub struct MtmAnalysis {
+    /// States at each distance from the goal, from 0 up, in multi-tile moves.
+    pub histogram: Vec<u64>,
+    /// Up to the requested number of states at the largest distance.
+    pub antipodes: Vec<Board>,
+    /// Wall-clock time of the search.
+    pub elapsed: Duration,
+    /// Threads used.
+    pub threads: usize,
+}
+
+impl MtmAnalysis {
+    /// Number of states that can reach the goal.
+    pub fn states(&self) -> u64 {
+        self.histogram.iter().sum()
+    }
+
+    /// The largest distance in multi-tile moves.
+    pub fn max_depth(&self) -> u32 {
+        self.histogram.len() as u32 - 1
+    }
+}
+
+/// [`analyze`] in the multi-tile metric: sliding any number of tiles of one row or column
+/// at once is one move (see [`Metric`](crate::sequence::Metric)).
+///
+/// ```
+/// use npuzzle::analysis::analyze_mtm;
+/// use npuzzle::{Board, Limits};
+/// let goal = Board::solved("3x3".parse().unwrap());
+/// let a = analyze_mtm(&goal, &Limits::default(), 0, 2, &mut |_| {}).unwrap();
+/// assert_eq!(a.states(), 181_440);
+/// assert_eq!(a.max_depth(), 24); // the published figure for the 8-puzzle
+/// ```
+pub fn analyze_mtm(
+    goal: &Board,
+    limits: &Limits,
+    threads: usize,
+    antipodes: usize,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<MtmAnalysis, SearchError> {
+    let start = Instant::now();
+    let watch = Watch::new(limits);
+    let size = goal.size();
+    let ix = Indexer::new(goal)?;
+    limits.check_memory("analyze", size, memory_needed(size), "idastar")?;
+    let states = ix.states();
+    let threads = if states < 1 << 20 {
+        1
+    } else {
+        resolve_threads(threads)
+    };
+    let words = mark_words(states, "analyze")?;
+    let marks = Marks::new(&words);
+    marks.set_current(ix.goal_index());
+    let layers = Layers {
+        name: "analyze",
+        threads,
+        chunk: 1 << 14,
+        total: states,
+        watch: &watch,
+    };
+    let histogram = with_tiles!(ix.m, M => layers.run(
+        marks,
+        1,
+        |lo, hi, _| {
+            let new = expand_mtm::<M>(&ix, marks, lo, hi);
+            (new, new)
+        },
+        |_| None::<fn(usize, u64)>,
+        progress,
+    ))?;
+    let mut far = Vec::new();
+    marks.for_each_current(0, marks.words(), |idx| {
+        if far.len() < antipodes {
+            let (b, s) = ix.decode(idx);
+            far.push(ix.board(b, s));
+        }
+    });
+    Ok(MtmAnalysis {
+        histogram,
+        antipodes: far,
+        elapsed: start.elapsed(),
+        threads,
+    })
+}
+
+/// Expands the current states in words `lo..hi` by multi-tile moves: in each direction,
+/// one tile, two, ... as far as the row or column goes. Returns how many new states it
+/// marked.
+fn expand_mtm<const M: usize>(ix: &Indexer, marks: Marks<'_>, lo: usize, hi: usize) -> u64 {
+    let mut new = 0;
+    let mut steps = [Step::default(); 4];
+    let mut more = [Step::default(); 4];
+    marks.for_each_current(lo, hi, |idx| {
+        let (blank, seq) = ix.decode_m::<M>(idx);
+        let k = ix.successors_m::<M>(blank, seq, idx, &mut steps);
+        for st in &steps[..k] {
+            let mut cur = *st;
+            loop {
+                if marks.mark_next(cur.index) {
+                    new += 1;
+                }
+                // One more tile the same way, seen or not: those beyond may be new.
+                let k2 = ix.successors_m::<M>(cur.blank, cur.seq, cur.index, &mut more);
+                match more[..k2].iter().find(|s| s.dir == st.dir) {
+                    Some(next) => cur = *next,
+                    None => break,
+                }
+            }
+        }
+    });
+    new
+}
+
 /// The even-position bits of `x` packed into the low 32 bits.
 #[inline]
 fn compress_even(x: u64) -> u32 {
