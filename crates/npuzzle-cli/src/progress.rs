@@ -62,6 +62,11 @@ impl ProgressLine {
             frac * 100.0,
             elapsed.as_secs_f64()
         );
+        self.draw(&line);
+    }
+
+    /// Writes `line`: over the last one on a terminal, below it elsewhere.
+    fn draw(&mut self, line: &str) {
         let mut err = std::io::stderr().lock();
         if self.tty {
             let _ = write!(err, "\r\x1b[2K{line}");
@@ -91,14 +96,7 @@ impl ProgressLine {
             crate::opts::thousands(done),
             rate
         );
-        let mut err = std::io::stderr().lock();
-        if self.tty {
-            let _ = write!(err, "\r\x1b[2K{line}");
-        } else {
-            let _ = writeln!(err, "{line}");
-        }
-        let _ = err.flush();
-        self.drawn = true;
+        self.draw(&line);
     }
 
     /// Ends the display (moves past the redrawn line).

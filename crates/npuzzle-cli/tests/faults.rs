@@ -116,6 +116,17 @@ fn a_forged_table_is_refused_and_the_board_still_solved() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Sends Ctrl-C (SIGINT) to `child` a moment after it started, and waits for it.
+fn interrupt(child: std::process::Child) -> std::process::Output {
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    child.wait_with_output().unwrap()
+}
+
 #[test]
 fn ctrl_c_stops_a_batch_once() {
     // Hard 4x4 boards by IDA* with Manhattan distance: each takes far longer than the
@@ -125,13 +136,7 @@ fn ctrl_c_stops_a_batch_once() {
         &["solve", "--heuristic", "manhattan", "--threads", "2"],
         boards.as_bytes(),
     );
-    std::thread::sleep(std::time::Duration::from_millis(700));
-    let kill = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
-    let o = child.wait_with_output().unwrap();
+    let o = interrupt(child);
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(3), "{err}");
     assert!(err.contains("not solved"), "{err}");
@@ -398,13 +403,7 @@ fn help_to_a_full_disk_is_an_io_error() {
 #[test]
 fn an_interrupted_compare_declares_no_winner() {
     let child = start(&["compare", "0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1"], b"");
-    std::thread::sleep(std::time::Duration::from_millis(700));
-    let kill = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
-    let o = child.wait_with_output().unwrap();
+    let o = interrupt(child);
     let out = text(&o.stdout);
     assert_eq!(o.status.code(), Some(3), "{out}{}", text(&o.stderr));
     assert!(out.contains("no winner declared"), "{out}");

@@ -91,6 +91,37 @@ pub fn analyze(
     antipodes: usize,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<Analysis, SearchError> {
+    let space = search_space(goal, limits, threads, antipodes, progress, false)?;
+    let phase = space.phase.expect("kept for the single-tile metric");
+    Ok(Analysis {
+        table: DistanceTable::from_parts(goal.clone(), space.ix, phase, space.histogram),
+        antipodes: space.antipodes,
+        elapsed: space.elapsed,
+        threads: space.threads,
+    })
+}
+
+/// What a whole-space search leaves.
+struct Space {
+    ix: Indexer,
+    histogram: Vec<u64>,
+    antipodes: Vec<Board>,
+    /// The phase bits (single-tile moves only).
+    phase: Option<Vec<u32>>,
+    elapsed: Duration,
+    threads: usize,
+}
+
+/// The whole-space search behind [`analyze`] and [`analyze_mtm`]: single-tile moves
+/// with the phase bits of the distance table, or multi-tile moves without.
+fn search_space(
+    goal: &Board,
+    limits: &Limits,
+    threads: usize,
+    antipodes: usize,
+    progress: &mut dyn FnMut(&Progress),
+    multi_tile: bool,
+) -> Result<Space, SearchError> {
     let start = Instant::now();
     let watch = Watch::new(limits);
     let size = goal.size();
@@ -106,7 +137,11 @@ pub fn analyze(
     };
     let words = mark_words(states, "analyze")?;
     let marks = Marks::new(&words);
-    let phase: Vec<AtomicU32> = try_vec(marks.words(), "analyze", || AtomicU32::new(0))?;
+    let phase: Vec<AtomicU32> = if multi_tile {
+        Vec::new()
+    } else {
+        try_vec(marks.words(), "analyze", || AtomicU32::new(0))?
+    };
     marks.set_current(ix.goal_index());
     let layers = Layers {
         name: "analyze",
@@ -119,13 +154,17 @@ pub fn analyze(
         marks,
         1,
         |lo, hi, _| {
-            let new = expand::<M>(&ix, marks, lo, hi);
+            let new = if multi_tile {
+                expand_mtm::<M>(&ix, marks, lo, hi)
+            } else {
+                expand::<M>(&ix, marks, lo, hi)
+            };
             (new, new)
         },
         // The phase bit, floor(d / 2) mod 2, is set for the states at depths 2 and 3
         // mod 4.
         |depth| {
-            ((depth / 2) % 2 == 1).then_some(|w: usize, newly: u64| {
+            (!multi_tile && (depth / 2) % 2 == 1).then_some(|w: usize, newly: u64| {
                 phase[w].fetch_or(compress_even(newly), Ordering::Relaxed);
             })
         },
@@ -145,10 +184,11 @@ pub fn analyze(
         }
     });
     drop(words);
-    let phase: Vec<u32> = phase.into_iter().map(AtomicU32::into_inner).collect();
-    Ok(Analysis {
-        table: DistanceTable::from_parts(goal.clone(), ix, phase, histogram),
+    Ok(Space {
+        ix,
+        histogram,
         antipodes: far,
+        phase: (!multi_tile).then(|| phase.into_iter().map(AtomicU32::into_inner).collect()),
         elapsed: start.elapsed(),
         threads,
     })
@@ -227,49 +267,12 @@ pub fn analyze_mtm(
     antipodes: usize,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<MtmAnalysis, SearchError> {
-    let start = Instant::now();
-    let watch = Watch::new(limits);
-    let size = goal.size();
-    let ix = Indexer::new(goal)?;
-    limits.check_memory("analyze", size, memory_needed(size), "idastar")?;
-    let states = ix.states();
-    let threads = if states < 1 << 20 {
-        1
-    } else {
-        resolve_threads(threads)
-    };
-    let words = mark_words(states, "analyze")?;
-    let marks = Marks::new(&words);
-    marks.set_current(ix.goal_index());
-    let layers = Layers {
-        name: "analyze",
-        threads,
-        chunk: 1 << 14,
-        total: states,
-        watch: &watch,
-    };
-    let histogram = with_tiles!(ix.m, M => layers.run(
-        marks,
-        1,
-        |lo, hi, _| {
-            let new = expand_mtm::<M>(&ix, marks, lo, hi);
-            (new, new)
-        },
-        |_| None::<fn(usize, u64)>,
-        progress,
-    ))?;
-    let mut far = Vec::new();
-    marks.for_each_current(0, marks.words(), |idx| {
-        if far.len() < antipodes {
-            let (b, s) = ix.decode(idx);
-            far.push(ix.board(b, s));
-        }
-    });
+    let space = search_space(goal, limits, threads, antipodes, progress, true)?;
     Ok(MtmAnalysis {
-        histogram,
-        antipodes: far,
-        elapsed: start.elapsed(),
-        threads,
+        histogram: space.histogram,
+        antipodes: space.antipodes,
+        elapsed: space.elapsed,
+        threads: space.threads,
     })
 }
 
