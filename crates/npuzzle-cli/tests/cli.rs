@@ -1218,3 +1218,50 @@ fn analyze_counts_multi_tile_moves() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("stm or mtm"));
 }
+
+#[test]
+fn solve_counts_multi_tile_moves() {
+    // The farthest 3x3 position in multi-tile moves, as analyze finds it: 24 moves.
+    let o = npuzzle(&["solve", "--metric", "mtm", "1 4 7/2 0 8/3 6 5"], "");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(
+        out.starts_with("1 4 7/2 0 8/3 6 5: 24 moves (mtm): "),
+        "{out}"
+    );
+    let moves = out.trim().rsplit(' ').next().unwrap();
+    let o = npuzzle(&["verify", "1 4 7/2 0 8/3 6 5", moves], "");
+    assert_eq!(o.status.code(), Some(0));
+    let o = npuzzle(&["moves", "length", "--metric", "mtm", moves], "");
+    assert_eq!(text(&o.stdout).trim(), "24");
+    let o = npuzzle(
+        &["solve", "--metric", "mtm", "--json", "8 1 3/4 0 2/7 6 5"],
+        "",
+    );
+    let v: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+    assert_eq!(v["metric"], "mtm");
+    assert_eq!(v["length"], 12);
+    for args in [
+        &[
+            "solve",
+            "--metric",
+            "mtm",
+            "--algo",
+            "bfs",
+            "1 2 3/4 5 6/7 0 8",
+        ][..],
+        &["solve", "--metric", "mtm", "--all", "1 2 3/4 5 6/7 0 8"],
+    ] {
+        let o = npuzzle(args, "");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&o.stderr).contains("--metric mtm"),
+            "{}",
+            text(&o.stderr)
+        );
+    }
+    let five = "1 2 3 4 5/6 7 8 9 10/11 12 13 14 15/16 17 18 19 20/21 22 23 0 24";
+    let o = npuzzle(&["solve", "--metric", "mtm", five], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("up to 4x4"), "{}", text(&o.stderr));
+}

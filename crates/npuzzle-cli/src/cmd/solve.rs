@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use clap::Args as ClapArgs;
 use npuzzle::search::PdbHeuristic;
+use npuzzle::sequence::Metric;
 use npuzzle::{Algorithm, Board, DistanceTable, HeuristicKind, Notation, SearchError, Solver};
 use serde_json::json;
 
@@ -55,6 +56,10 @@ pub struct Args {
     /// Print one JSON object per board per line.
     #[arg(long)]
     pub json: bool,
+    /// Count moves as single tiles (stm) or as rows and columns slid at once (mtm:
+    /// optimal by IDA* with the multi-tile walking distance, boards up to 4x4).
+    #[arg(long, default_value = "stm", value_parser = |s: &str| s.parse::<Metric>())]
+    pub metric: Metric,
     /// Play each solution in the terminal, redrawing the board in place (on a terminal;
     /// elsewhere the answer is printed as usual).
     #[arg(long, conflicts_with = "json")]
@@ -201,6 +206,13 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     } else {
         args.first
     };
+    if args.metric == Metric::Mtm
+        && (want.is_some() || !matches!(args.algo, Algorithm::Auto | Algorithm::Idastar))
+    {
+        return Err(crate::Fail::input(
+            "--metric mtm solves by idastar (or auto), one solution a board",
+        ));
+    }
     if want.is_some() && !matches!(args.algo, Algorithm::Auto | Algorithm::Idastar) {
         return Err(crate::Fail::input(
             "--all and --first enumerate solutions with --algo idastar (or auto)",
@@ -394,6 +406,17 @@ fn solve_one(
         }
     };
     let out = &mut a.out;
+    if args.metric == Metric::Mtm {
+        let name = "multi-tile walking distance";
+        match npuzzle::search::idastar_mtm(&board, &goal, &shared.limits) {
+            Ok(sol) => print_solution(out, args, &board, &sol, Algorithm::Idastar, Some(name))?,
+            Err(SearchError::Unsolvable) => {
+                print_unsolvable(out, args, &board, Algorithm::Idastar, Some(name))?
+            }
+            Err(e) => report(&mut a, &format!("{board}: {e}"), exit_code(&e))?,
+        }
+        return Ok(a);
+    }
     // Pattern databases: asked for, or auto on 16 cells or more unless a heuristic was
     // named.
     let pdb_spec = match (&args.pdb, args.algo) {
@@ -519,11 +542,17 @@ fn print_solution(
 ) -> std::io::Result<()> {
     let moves = args.notation.format(board, &sol.moves);
     let st = sol.stats;
+    let length = npuzzle::sequence::length(&sol.moves, args.metric);
+    let metric = match args.metric {
+        Metric::Stm => "",
+        Metric::Mtm => " (mtm)",
+    };
     if args.json {
         let v = json!({
             "board": board.to_string(),
             "solvable": true,
-            "length": sol.len(),
+            "length": length,
+            "metric": args.metric.name(),
             "moves": moves,
             "notation": args.notation.name(),
             "algorithm": algo.name(),
@@ -538,7 +567,7 @@ fn print_solution(
         if sol.is_empty() {
             writeln!(out, "{board}: solved already (0 moves)")?;
         } else {
-            writeln!(out, "{board}: {} moves: {moves}", sol.len())?;
+            writeln!(out, "{board}: {length} moves{metric}: {moves}")?;
         }
         if args.stats {
             let h = heuristic.map(|h| format!(" ({h})")).unwrap_or_default();

@@ -13,8 +13,8 @@ pub const MAX_SIDE: usize = 4;
 /// each line" and the blank's line, the fewest moves along that axis to the goal.
 type LineTable = HashMap<u128, u8>;
 
-/// Tables built so far, by (lines, cells per line, the goal blank's line).
-type Cache = Mutex<HashMap<(usize, usize, usize), Arc<LineTable>>>;
+/// Tables built so far, by (lines, cells per line, the goal blank's line, multi-tile).
+type Cache = Mutex<HashMap<(usize, usize, usize, bool), Arc<LineTable>>>;
 
 /// Takahashi's walking distance, for any board up to 4 x 4: the rows and the columns
 /// are each abstracted to a matrix counting, per line, the tiles of each goal line; the
@@ -35,8 +35,10 @@ pub struct WalkingDistance {
 }
 
 /// Breadth-first search of the line abstraction: `lines` lines of `per` cells, the goal
-/// blank on line `blank`.
-fn build(lines: usize, per: usize, blank: usize) -> LineTable {
+/// blank on line `blank`. With `multi`, one move carries the blank across any number of
+/// lines in one direction (a multi-tile move along the other axis), each line passed
+/// giving one tile to the line before.
+fn build(lines: usize, per: usize, blank: usize, multi: bool) -> LineTable {
     let key = |m: &[u8], b: usize| -> u128 {
         let mut k = b as u128;
         for (i, &c) in m.iter().enumerate() {
@@ -53,40 +55,65 @@ fn build(lines: usize, per: usize, blank: usize) -> LineTable {
     let mut queue = VecDeque::from([(m, blank)]);
     while let Some((m, b)) = queue.pop_front() {
         let d = dist[&key(&m, b)];
-        for nb in [b.wrapping_sub(1), b + 1] {
-            if nb >= lines {
-                continue;
-            }
-            for g in 0..lines {
-                if m[nb * lines + g] == 0 {
-                    continue;
+        for step in [usize::MAX, 1] {
+            // The states one move away in this direction: one line further each time.
+            let mut frontier = vec![(m.clone(), b)];
+            while !frontier.is_empty() {
+                let mut further = Vec::new();
+                for (m, b) in frontier {
+                    let nb = b.wrapping_add(step);
+                    if nb >= lines {
+                        continue;
+                    }
+                    for g in 0..lines {
+                        if m[nb * lines + g] == 0 {
+                            continue;
+                        }
+                        let mut m2 = m.clone();
+                        m2[nb * lines + g] -= 1;
+                        m2[b * lines + g] += 1;
+                        let k = key(&m2, nb);
+                        if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(k) {
+                            e.insert(d + 1);
+                            queue.push_back((m2.clone(), nb));
+                        }
+                        if multi {
+                            further.push((m2, nb));
+                        }
+                    }
                 }
-                let mut m2 = m.clone();
-                m2[nb * lines + g] -= 1;
-                m2[b * lines + g] += 1;
-                let k = key(&m2, nb);
-                if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(k) {
-                    e.insert(d + 1);
-                    queue.push_back((m2, nb));
-                }
+                frontier = further;
             }
         }
     }
     dist
 }
 
-fn table(lines: usize, per: usize, blank: usize) -> Arc<LineTable> {
+fn table(lines: usize, per: usize, blank: usize, multi: bool) -> Arc<LineTable> {
     static CACHE: OnceLock<Cache> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
     let mut c = cache.lock().unwrap_or_else(|e| e.into_inner());
-    c.entry((lines, per, blank))
-        .or_insert_with(|| Arc::new(build(lines, per, blank)))
+    c.entry((lines, per, blank, multi))
+        .or_insert_with(|| Arc::new(build(lines, per, blank, multi)))
         .clone()
 }
 
 impl WalkingDistance {
     /// The heuristic towards `goal`; `None` for boards wider or taller than 4.
     pub fn new(goal: &Board) -> Option<WalkingDistance> {
+        WalkingDistance::with_metric(goal, false)
+    }
+
+    /// Walking distance in multi-tile moves: one vertical move carries the blank across
+    /// any number of rows (the tiles of one column slide together), one horizontal move
+    /// across any number of columns. A vertical move changes the row abstraction only and
+    /// a horizontal one the column abstraction only, so the two still add up to a lower
+    /// bound on the multi-tile distance. `None` for boards wider or taller than 4.
+    pub fn multi_tile(goal: &Board) -> Option<WalkingDistance> {
+        WalkingDistance::with_metric(goal, true)
+    }
+
+    fn with_metric(goal: &Board, multi: bool) -> Option<WalkingDistance> {
         let (w, h) = (goal.size().width(), goal.size().height());
         if w > MAX_SIDE || h > MAX_SIDE {
             return None;
@@ -97,8 +124,8 @@ impl WalkingDistance {
             h,
             goal_row: pos.iter().map(|&p| (p / w) as u8).collect(),
             goal_col: pos.iter().map(|&p| (p % w) as u8).collect(),
-            rows: table(h, w, goal.blank() / w),
-            cols: table(w, h, goal.blank() % w),
+            rows: table(h, w, goal.blank() / w, multi),
+            cols: table(w, h, goal.blank() % w, multi),
         })
     }
 

@@ -84,7 +84,8 @@ pub(crate) trait Passes {
 
 /// The one iterative-deepening loop: passes with bounds from `first` raised to the
 /// solutions' parity, then each the smallest `f` that went over the last one, raised to
-/// that parity (all solutions of a board share it, so bounds rise by 2); the clock and
+/// that parity (all single-tile solutions of a board share it, so bounds rise by 2;
+/// `None` where they do not, as in the multi-tile metric); the clock and
 /// cancel flag are checked between passes as well as within them. Returns the bound of
 /// the pass that found a solution: its length, when the estimates are admissible.
 ///
@@ -93,11 +94,13 @@ pub(crate) trait Passes {
 pub(crate) fn deepen(
     search: &mut impl Passes,
     first: u32,
-    parity: u32,
+    parity: Option<u32>,
     watch: &Watch,
     name: &'static str,
 ) -> Result<u32, SearchError> {
-    let mut bound = first + (first + parity) % 2;
+    // Raised to the solutions' parity where all solutions share one.
+    let round = |b: u32| parity.map_or(b, |p| b + (b + p) % 2);
+    let mut bound = round(first);
     loop {
         match search.pass(bound) {
             Pass::Found => return Ok(bound),
@@ -107,7 +110,7 @@ pub(crate) fn deepen(
                     over != u32::MAX,
                     "the parity test admitted an unreachable goal"
                 );
-                bound = over + (over + parity) % 2;
+                bound = round(over);
                 if watch.expired() {
                     return Err(watch.timeout(name, bound, search.expanded()));
                 }
@@ -214,7 +217,7 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
     fn run(&mut self, parity: u32, name: &'static str) -> Result<Solution, SearchError> {
         let first = if self.prune { self.root_h } else { 0 };
         let watch = self.watch.clone();
-        deepen(self, first, parity, &watch, name)?;
+        deepen(self, first, Some(parity), &watch, name)?;
         if let Some(first) = self.found.first() {
             self.path = first.clone();
         }

@@ -19,6 +19,7 @@ mod bfs;
 mod bidir_bfs;
 mod idastar;
 mod iddfs;
+mod mtm;
 mod optimize;
 mod packed;
 mod pdb_ida;
@@ -32,6 +33,7 @@ pub use bfs::bfs;
 pub use bidir_bfs::bibfs;
 pub use idastar::{idastar, idastar_all};
 pub use iddfs::iddfs;
+pub use mtm::idastar_mtm;
 pub use optimize::{optimize, OptimizeError};
 pub use pdb_ida::{idastar_pdb, idastar_pdb_all, idastar_pdb_parallel};
 

@@ -333,7 +333,13 @@ fn run_one(
     let mut ida = Ida::new(h, &mt, start.cells(), goal.cells(), watch.clone());
     ida.want = want;
     let h0 = ida.h();
-    deepen(&mut ida, h0, solution_parity(start, goal), watch, "idastar")?;
+    deepen(
+        &mut ida,
+        h0,
+        Some(solution_parity(start, goal)),
+        watch,
+        "idastar",
+    )?;
     let found = if want == 0 { vec![ida.path] } else { ida.found };
     Ok((found, ida.stats))
 }
@@ -559,7 +565,7 @@ pub fn idastar_pdb_parallel(
     deepen(
         &mut par,
         h0,
-        solution_parity(start, goal),
+        Some(solution_parity(start, goal)),
         &watch,
         "idastar",
     )?;

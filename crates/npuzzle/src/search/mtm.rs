@@ -1,0 +1,206 @@
+//! Optimal solutions in the multi-tile metric: IDA* whose moves slide one, two or more
+//! tiles of a row or column at once, guided by the multi-tile walking distance.
+
+use super::idastar::{deepen, Pass, Passes};
+use crate::board::Board;
+use crate::error::SearchError;
+use crate::heuristic::{Heuristic, WalkingDistance};
+use crate::limits::{Limits, Watch};
+use crate::moves::{Direction, MoveTable};
+use crate::parity::precheck;
+use crate::solution::{Solution, Stats};
+
+fn vertical(d: Direction) -> bool {
+    matches!(d, Direction::Up | Direction::Down)
+}
+
+struct Mtm<'a> {
+    h: &'a WalkingDistance,
+    mt: MoveTable,
+    cells: Vec<u8>,
+    goal: &'a [u8],
+    root_blank: usize,
+    root_h: u32,
+    path: Vec<Direction>,
+    stats: Stats,
+    bound: u32,
+    next_bound: u32,
+    watch: Watch,
+    stopped: bool,
+}
+
+impl Mtm<'_> {
+    /// Searches below the current state, `g` multi-tile moves from the start, the last
+    /// along the vertical axis if `last` is `Some(true)`.
+    fn dfs(&mut self, blank: usize, g: u32, hv: u32, last: Option<bool>) -> bool {
+        let f = g + hv;
+        if f > self.bound {
+            self.next_bound = self.next_bound.min(f);
+            return false;
+        }
+        if hv == 0 && self.cells == self.goal {
+            return true;
+        }
+        self.stats.expanded += 1;
+        if self.watch.poll(self.stats.expanded, None) {
+            self.stopped = true;
+            return false;
+        }
+        // A shortest sequence never makes two moves along one axis in a row: two slides
+        // of one line would be one slide, or less.
+        for d in Direction::ALL {
+            if Some(vertical(d)) == last {
+                continue;
+            }
+            let mut at = [blank; 16];
+            let mut k = 0;
+            while let Some(from) = self.mt.mover(at[k], d) {
+                let tile = self.cells[from];
+                self.cells[at[k]] = tile;
+                self.cells[from] = 0;
+                self.path.push(d);
+                k += 1;
+                at[k] = from;
+                self.stats.generated += 1;
+                let h2 = self.h.estimate(&self.cells);
+                if self.dfs(from, g + 1, h2, Some(vertical(d))) {
+                    return true;
+                }
+                if self.stopped {
+                    break;
+                }
+            }
+            // Slide the tiles back, the last first.
+            for i in (1..=k).rev() {
+                let tile = self.cells[at[i - 1]];
+                self.cells[at[i]] = tile;
+                self.cells[at[i - 1]] = 0;
+                self.path.pop();
+            }
+            if self.stopped {
+                return false;
+            }
+        }
+        false
+    }
+}
+
+impl Passes for Mtm<'_> {
+    fn pass(&mut self, bound: u32) -> Pass {
+        self.bound = bound;
+        self.next_bound = u32::MAX;
+        let hit = self.dfs(self.root_blank, 0, self.root_h, None);
+        Pass::end(hit, self.stopped, self.next_bound)
+    }
+
+    fn expanded(&self) -> u64 {
+        self.stats.expanded
+    }
+}
+
+/// A shortest solution in the multi-tile metric (sliding any number of tiles of one row
+/// or column at once is one move), for boards up to 4x4: IDA* over multi-tile moves,
+/// alternating axes, with the multi-tile walking distance as its admissible estimate.
+/// The moves are returned one tile at a time; [`length`](crate::sequence::length) with
+/// [`Metric::Mtm`](crate::sequence::Metric::Mtm) counts them as the search did.
+///
+/// ```
+/// use npuzzle::search::idastar_mtm;
+/// use npuzzle::sequence::{length, Metric};
+/// use npuzzle::{Board, Limits};
+/// let start: Board = "8 1 3/4 0 2/7 6 5".parse().unwrap();
+/// let goal = Board::solved(start.size());
+/// let s = idastar_mtm(&start, &goal, &Limits::default()).unwrap();
+/// assert_eq!(length(&s.moves, Metric::Mtm), 12); // 14 single-tile moves
+/// ```
+pub fn idastar_mtm(start: &Board, goal: &Board, limits: &Limits) -> Result<Solution, SearchError> {
+    let watch = Watch::new(limits);
+    if precheck(start, goal)? {
+        return Ok(Solution {
+            moves: vec![],
+            stats: Stats::default(),
+        });
+    }
+    let h = WalkingDistance::multi_tile(goal).ok_or_else(|| SearchError::Unsupported {
+        algorithm: "idastar (mtm)",
+        reason: format!(
+            "optimal multi-tile solutions are for boards up to 4x4, not {}",
+            goal.size()
+        ),
+    })?;
+    let mut s = Mtm {
+        h: &h,
+        mt: MoveTable::new(start.size()),
+        cells: start.cells().to_vec(),
+        goal: goal.cells(),
+        root_blank: start.blank(),
+        root_h: h.estimate(start.cells()),
+        path: Vec::new(),
+        stats: Stats::default(),
+        bound: 0,
+        next_bound: 0,
+        watch: watch.clone(),
+        stopped: false,
+    };
+    let first = s.root_h;
+    deepen(&mut s, first, None, &watch, "idastar (mtm)")?;
+    let mut stats = s.stats;
+    stats.peak_stored = s.path.len() as u64 + 1;
+    stats.elapsed = watch.elapsed();
+    Ok(Solution {
+        moves: s.path,
+        stats,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scramble::{uniform, Rng};
+    use crate::sequence::{length, Metric};
+    use std::collections::{HashMap, VecDeque};
+
+    /// Multi-tile distances to `goal` of every board, by a plain BFS.
+    fn distances(goal: &Board) -> HashMap<Board, u32> {
+        let mut dist = HashMap::from([(goal.clone(), 0)]);
+        let mut queue = VecDeque::from([goal.clone()]);
+        while let Some(b) = queue.pop_front() {
+            let d = dist[&b];
+            for dir in Direction::ALL {
+                let mut c = b.clone();
+                while c.apply(dir).is_ok() {
+                    if !dist.contains_key(&c) {
+                        dist.insert(c.clone(), d + 1);
+                        queue.push_back(c.clone());
+                    }
+                }
+            }
+        }
+        dist
+    }
+
+    #[test]
+    fn optimal_against_a_plain_bfs() {
+        let mut rng = Rng::new(31);
+        for goal in [
+            "1 2 3/4 5 6/7 8 0",
+            "1 2 3/4 5 0",
+            "1 2/3 4/5 0",
+            "1 2 3/8 0 4/7 6 5",
+        ] {
+            let goal: Board = goal.parse().unwrap();
+            let dist = distances(&goal);
+            for _ in 0..60 {
+                let b = uniform(&goal, &mut rng);
+                let s = idastar_mtm(&b, &goal, &Limits::default()).unwrap();
+                let mut end = b.clone();
+                end.apply_all(&s.moves).unwrap();
+                assert_eq!(end, goal);
+                assert_eq!(length(&s.moves, Metric::Mtm) as u32, dist[&b], "{b}");
+                // The estimate never exceeds the distance.
+                let wd = WalkingDistance::multi_tile(&goal).unwrap();
+                assert!(wd.estimate(b.cells()) <= dist[&b], "{b}");
+            }
+        }
+    }
+}
