@@ -596,6 +596,7 @@ fn print_unsolvable(
             "board": board.to_string(),
             "solvable": false,
             "length": null,
+            "metric": args.metric.name(),
             "moves": null,
             "algorithm": algo.name(),
             "heuristic": heuristic,
