@@ -72,6 +72,50 @@ impl Pass {
     }
 }
 
+/// A pass's bound, the smallest `f` seen beyond it, and whether the clock or the cancel
+/// flag stopped it: what every IDA* kernel keeps.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Bound {
+    /// The pass's bound on `f = g + h`.
+    pub(crate) limit: u32,
+    /// The smallest `f` that went over it so far.
+    pub(crate) next: u32,
+    /// Whether the search was stopped.
+    pub(crate) stopped: bool,
+}
+
+impl Bound {
+    pub(crate) fn new() -> Bound {
+        Bound {
+            limit: 0,
+            next: u32::MAX,
+            stopped: false,
+        }
+    }
+
+    /// Starts a pass within `limit`.
+    pub(crate) fn start(&mut self, limit: u32) {
+        self.limit = limit;
+        self.next = u32::MAX;
+    }
+
+    /// Whether `f` goes over the bound (and so is cut off, remembered for the next pass).
+    #[inline(always)]
+    pub(crate) fn cut(&mut self, f: u32) -> bool {
+        if f > self.limit {
+            self.next = self.next.min(f);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// How the pass ended, `solved` or not.
+    pub(crate) fn end(&self, solved: bool) -> Pass {
+        Pass::end(solved, self.stopped, self.next)
+    }
+}
+
 /// A depth-first search run in passes of rising bounds: the plain and the
 /// pattern-database IDA*, IDDFS, and the parallel passes. Each keeps its own kernel,
 /// specialised for speed; [`deepen`] runs the passes.
@@ -131,10 +175,8 @@ pub(crate) struct Dfs<'a, H> {
     root_h: u32,
     path: Vec<Direction>,
     stats: Stats,
-    bound: u32,
-    next_bound: u32,
+    b: Bound,
     watch: Watch,
-    stopped: bool,
     /// With `want > 0`, collect up to `want` solutions instead of stopping at the first.
     want: usize,
     found: Vec<Vec<Direction>>,
@@ -153,10 +195,8 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
             root_h: h.estimate(start.cells()),
             path: Vec::new(),
             stats: Stats::default(),
-            bound: 0,
-            next_bound: 0,
+            b: Bound::new(),
             watch,
-            stopped: false,
             want: 0,
             found: Vec::new(),
         }
@@ -166,8 +206,7 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
     /// the moves).
     fn dfs(&mut self, blank: usize, g: u32, hv: u32, back: Option<Direction>) -> bool {
         let f = if self.prune { g + hv } else { g };
-        if f > self.bound {
-            self.next_bound = self.next_bound.min(f);
+        if self.b.cut(f) {
             return false;
         }
         if hv == 0 && self.cells == self.goal {
@@ -177,14 +216,14 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
             self.found.push(self.path.clone());
             return self.found.len() >= self.want;
         }
-        if g == self.bound {
+        if g == self.b.limit {
             // Only reached without pruning (IDDFS): the depth limit.
-            self.next_bound = self.next_bound.min(g + 1);
+            self.b.next = self.b.next.min(g + 1);
             return false;
         }
         self.stats.expanded += 1;
         if self.watch.poll(self.stats.expanded, None) {
-            self.stopped = true;
+            self.b.stopped = true;
             return false;
         }
         let moves = self.mt.from(blank).len();
@@ -205,7 +244,7 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
             self.path.pop();
             self.cells[from] = tile;
             self.cells[blank] = 0;
-            if self.stopped {
+            if self.b.stopped {
                 return false;
             }
         }
@@ -232,12 +271,11 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
 
 impl<H: Heuristic> Passes for Dfs<'_, H> {
     fn pass(&mut self, bound: u32) -> Pass {
-        self.bound = bound;
-        self.next_bound = u32::MAX;
+        self.b.start(bound);
         // The deepest path this pass can hold.
         self.stats.peak_stored = self.stats.peak_stored.max(bound as u64 + 1);
         let hit = self.dfs(self.root_blank, 0, self.root_h, None);
-        Pass::end(hit || !self.found.is_empty(), self.stopped, self.next_bound)
+        self.b.end(hit || !self.found.is_empty())
     }
 
     fn expanded(&self) -> u64 {

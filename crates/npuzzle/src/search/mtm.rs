@@ -1,7 +1,7 @@
 //! Optimal solutions in the multi-tile metric: IDA* whose moves slide one, two or more
 //! tiles of a row or column at once, guided by the multi-tile walking distance.
 
-use super::idastar::{deepen, Pass, Passes};
+use super::idastar::{deepen, Bound, Pass, Passes};
 use crate::board::Board;
 use crate::error::SearchError;
 use crate::heuristic::{Heuristic, WalkingDistance};
@@ -23,10 +23,8 @@ struct Mtm<'a> {
     root_h: u32,
     path: Vec<Direction>,
     stats: Stats,
-    bound: u32,
-    next_bound: u32,
+    b: Bound,
     watch: Watch,
-    stopped: bool,
 }
 
 impl Mtm<'_> {
@@ -34,8 +32,7 @@ impl Mtm<'_> {
     /// along the vertical axis if `last` is `Some(true)`.
     fn dfs(&mut self, blank: usize, g: u32, hv: u32, last: Option<bool>) -> bool {
         let f = g + hv;
-        if f > self.bound {
-            self.next_bound = self.next_bound.min(f);
+        if self.b.cut(f) {
             return false;
         }
         if hv == 0 && self.cells == self.goal {
@@ -43,7 +40,7 @@ impl Mtm<'_> {
         }
         self.stats.expanded += 1;
         if self.watch.poll(self.stats.expanded, None) {
-            self.stopped = true;
+            self.b.stopped = true;
             return false;
         }
         // A shortest sequence never makes two moves along one axis in a row: two slides
@@ -66,7 +63,7 @@ impl Mtm<'_> {
                 if self.dfs(from, g + 1, h2, Some(vertical(d))) {
                     return true;
                 }
-                if self.stopped {
+                if self.b.stopped {
                     break;
                 }
             }
@@ -77,7 +74,7 @@ impl Mtm<'_> {
                 self.cells[at[i - 1]] = 0;
                 self.path.pop();
             }
-            if self.stopped {
+            if self.b.stopped {
                 return false;
             }
         }
@@ -87,10 +84,9 @@ impl Mtm<'_> {
 
 impl Passes for Mtm<'_> {
     fn pass(&mut self, bound: u32) -> Pass {
-        self.bound = bound;
-        self.next_bound = u32::MAX;
+        self.b.start(bound);
         let hit = self.dfs(self.root_blank, 0, self.root_h, None);
-        Pass::end(hit, self.stopped, self.next_bound)
+        self.b.end(hit)
     }
 
     fn expanded(&self) -> u64 {
@@ -137,10 +133,8 @@ pub fn idastar_mtm(start: &Board, goal: &Board, limits: &Limits) -> Result<Solut
         root_h: h.estimate(start.cells()),
         path: Vec::new(),
         stats: Stats::default(),
-        bound: 0,
-        next_bound: 0,
+        b: Bound::new(),
         watch: watch.clone(),
-        stopped: false,
     };
     let first = s.root_h;
     deepen(&mut s, first, None, &watch, "idastar (mtm)")?;

@@ -3,7 +3,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use super::idastar::{deepen, Pass, Passes};
+use super::idastar::{deepen, Bound, Pass, Passes};
 use crate::board::Board;
 use crate::error::SearchError;
 use crate::heuristic::pdb::{PdbHeuristic, Side, NONE};
@@ -23,10 +23,8 @@ struct Ida<'a> {
     sides: [Side; 2],
     path: Vec<Direction>,
     stats: Stats,
-    bound: u32,
-    next_bound: u32,
+    b: Bound,
     watch: Watch,
-    stopped: bool,
     /// Set by another thread that found a solution.
     abort: Option<&'a AtomicBool>,
     /// With `want > 0`, collect up to `want` solutions instead of stopping at the first.
@@ -51,10 +49,8 @@ impl<'a> Ida<'a> {
             sides: h.sides(&PdbHeuristic::cell_of(cells)),
             path: Vec::new(),
             stats: Stats::default(),
-            bound: 0,
-            next_bound: 0,
+            b: Bound::new(),
             watch,
-            stopped: false,
             abort: None,
             want: 0,
             found: Vec::new(),
@@ -157,8 +153,7 @@ impl<'a> Ida<'a> {
         out: &mut Vec<Split>,
     ) -> bool {
         let hv = self.h();
-        if g + hv > self.bound {
-            self.next_bound = self.next_bound.min(g + hv);
+        if self.b.cut(g + hv) {
             return false;
         }
         if hv == 0 && self.cells == self.goal {
@@ -196,8 +191,7 @@ impl<'a> Ida<'a> {
     fn dfs(&mut self, blank: usize, g: u32, back: Option<Direction>) -> bool {
         let hv = self.h();
         let f = g + hv;
-        if f > self.bound {
-            self.next_bound = self.next_bound.min(f);
+        if self.b.cut(f) {
             return false;
         }
         if hv == 0 && self.cells == self.goal {
@@ -209,7 +203,7 @@ impl<'a> Ida<'a> {
         }
         self.stats.expanded += 1;
         if self.watch.poll(self.stats.expanded, self.abort) {
-            self.stopped = true;
+            self.b.stopped = true;
             return false;
         }
         // Peek at every child first: their table reads overlap instead of waiting in turn.
@@ -229,8 +223,7 @@ impl<'a> Ida<'a> {
             let tile = self.cells[from];
             let (hc, vals) = self.peek(tile, idx);
             let f = g + 1 + hc;
-            if f > self.bound {
-                self.next_bound = self.next_bound.min(f);
+            if self.b.cut(f) {
                 continue;
             }
             self.cells[blank] = tile;
@@ -244,7 +237,7 @@ impl<'a> Ida<'a> {
             self.unshift(tile, from, old);
             self.cells[from] = tile;
             self.cells[blank] = 0;
-            if self.stopped {
+            if self.b.stopped {
                 return false;
             }
         }
@@ -254,11 +247,10 @@ impl<'a> Ida<'a> {
 
 impl Passes for Ida<'_> {
     fn pass(&mut self, bound: u32) -> Pass {
-        self.bound = bound;
-        self.next_bound = u32::MAX;
+        self.b.start(bound);
         let blank = self.cells.iter().position(|&c| c == 0).expect("a blank");
         let hit = self.dfs(blank, 0, None);
-        Pass::end(hit || !self.found.is_empty(), self.stopped, self.next_bound)
+        self.b.end(hit || !self.found.is_empty())
     }
 
     fn expanded(&self) -> u64 {
@@ -405,10 +397,10 @@ impl<'a> Parallel<'a> {
         let mut frontier = Vec::new();
         let mut next_bound = u32::MAX;
         let mut root = self.ida();
-        root.bound = bound;
+        root.b.start(bound);
         for levels in 1..=bound {
             frontier.clear();
-            root.next_bound = u32::MAX;
+            root.b.start(bound);
             root.stats = Stats::default();
             if root.collect(start.blank(), 0, None, levels, &mut frontier) {
                 let (st, path) = (root.stats, std::mem::take(&mut root.path));
@@ -416,7 +408,7 @@ impl<'a> Parallel<'a> {
                 self.answer = Some(path);
                 return Pass::Found;
             }
-            next_bound = root.next_bound;
+            next_bound = root.b.next;
             if frontier.len() >= 64 * self.threads {
                 break;
             }
@@ -435,7 +427,7 @@ impl<'a> Parallel<'a> {
                         // and back up, so taking a node allocates nothing.
                         let mut ida = fresh();
                         ida.abort = Some(&found);
-                        ida.bound = bound;
+                        ida.b.start(bound);
                         let mut nb = u32::MAX;
                         let mut undo = Vec::new();
                         loop {
@@ -456,17 +448,17 @@ impl<'a> Parallel<'a> {
                             }
                             ida.path.clear();
                             ida.path.extend_from_slice(&node.path);
-                            ida.next_bound = u32::MAX;
+                            ida.b.start(bound);
                             let hit =
                                 ida.dfs(blank, node.path.len() as u32, node.path.last().copied());
-                            nb = nb.min(ida.next_bound);
+                            nb = nb.min(ida.b.next);
                             if hit {
                                 found.store(true, Ordering::Relaxed);
                                 *answer.lock().expect("no panics while held") =
                                     Some(ida.path.clone());
                                 return (ida.stats, nb, false);
                             }
-                            if ida.stopped {
+                            if ida.b.stopped {
                                 let by_clock = !found.load(Ordering::Relaxed);
                                 return (ida.stats, nb, by_clock);
                             }
