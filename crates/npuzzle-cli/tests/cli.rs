@@ -1265,3 +1265,37 @@ fn solve_counts_multi_tile_moves() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("up to 4x4"), "{}", text(&o.stderr));
 }
+
+#[test]
+fn fast_solves_any_size_and_says_it_is_not_proven() {
+    let o = npuzzle(
+        &["scramble", "--size", "12x9", "--seed", "3", "-n", "3"],
+        "",
+    );
+    let boards = text(&o.stdout);
+    let o = npuzzle(&["solve", "--algo", "fast", "--json"], &boards);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    for (line, board) in text(&o.stdout).lines().zip(boards.lines()) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["optimal"], false);
+        let (len, lb) = (
+            v["length"].as_u64().unwrap(),
+            v["lower_bound"].as_u64().unwrap(),
+        );
+        assert!(lb > 0 && lb <= len, "{lb} {len}");
+        let moves = v["moves"].as_str().unwrap();
+        let check = npuzzle(&["verify", board, moves], "");
+        assert_eq!(check.status.code(), Some(0), "{}", text(&check.stderr));
+    }
+    let o = npuzzle(&["solve", "--algo", "fast", "8 1 3/4 0 2/7 6 5"], "");
+    assert!(
+        text(&o.stdout).contains("(not proven optimal, lower bound 10)"),
+        "{}",
+        text(&o.stdout)
+    );
+    // Exact answers say so in JSON too.
+    let o = npuzzle(&["solve", "--json", "8 1 3/4 0 2/7 6 5"], "");
+    let v: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+    assert_eq!(v["optimal"], true);
+    assert_eq!(v["lower_bound"], 14);
+}

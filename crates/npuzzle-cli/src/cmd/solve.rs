@@ -33,7 +33,8 @@ pub struct Args {
     pub boards: Vec<String>,
     #[command(flatten)]
     pub board: BoardOpts,
-    /// Search algorithm: auto, bfs, bibfs, astar, iddfs, idastar or table.
+    /// Search algorithm: auto, bfs, bibfs, astar, iddfs, idastar, table, or fast (any
+    /// size at once, not proven optimal).
     #[arg(long, short, default_value = "auto", value_parser = |s: &str| s.parse::<Algorithm>())]
     pub algo: Algorithm,
     /// Heuristic for astar and idastar: misplaced, manhattan, linear-conflict or
@@ -409,7 +410,15 @@ fn solve_one(
     if args.metric == Metric::Mtm {
         let name = "multi-tile walking distance";
         match npuzzle::search::idastar_mtm(&board, &goal, &shared.limits) {
-            Ok(sol) => print_solution(out, args, &board, &sol, Algorithm::Idastar, Some(name))?,
+            Ok(sol) => print_solution(
+                out,
+                args,
+                &board,
+                &goal,
+                &sol,
+                Algorithm::Idastar,
+                Some(name),
+            )?,
             Err(SearchError::Unsolvable) => {
                 print_unsolvable(out, args, &board, Algorithm::Idastar, Some(name))?
             }
@@ -458,7 +467,15 @@ fn solve_one(
         );
         match npuzzle::search::idastar_pdb_parallel(&board, &goal, &h, &shared.limits, per_search) {
             Ok(sol) => {
-                print_solution(out, args, &board, &sol, Algorithm::Idastar, Some(&name))?;
+                print_solution(
+                    out,
+                    args,
+                    &board,
+                    &goal,
+                    &sol,
+                    Algorithm::Idastar,
+                    Some(&name),
+                )?;
                 if args.animate && std::io::stdout().is_terminal() {
                     a.play = Some((board.clone(), sol.moves));
                 }
@@ -519,7 +536,7 @@ fn solve_one(
     let out = &mut a.out;
     match result {
         Ok((sol, algo)) => {
-            print_solution(out, args, &board, &sol, algo, hname.as_deref())?;
+            print_solution(out, args, &board, &goal, &sol, algo, hname.as_deref())?;
             if args.animate && std::io::stdout().is_terminal() {
                 a.play = Some((board.clone(), sol.moves));
             }
@@ -536,6 +553,7 @@ fn print_solution(
     out: &mut impl Write,
     args: &Args,
     board: &Board,
+    goal: &Board,
     sol: &npuzzle::Solution,
     algo: Algorithm,
     heuristic: Option<&str>,
@@ -547,11 +565,27 @@ fn print_solution(
         Metric::Stm => "",
         Metric::Mtm => " (mtm)",
     };
+    // What is proven: the length itself for an exact search; otherwise the linear-conflict
+    // estimate of the board, a lower bound on every solution.
+    let lower_bound = if algo.is_exact() {
+        length as u32
+    } else {
+        HeuristicKind::LinearConflict
+            .estimate(board, goal)
+            .expect("linear conflict takes every size")
+    };
+    let proven = if algo.is_exact() {
+        String::new()
+    } else {
+        format!(" (not proven optimal, lower bound {lower_bound})")
+    };
     if args.json {
         let v = json!({
             "board": board.to_string(),
             "solvable": true,
             "length": length,
+            "optimal": algo.is_exact(),
+            "lower_bound": lower_bound,
             "metric": args.metric.name(),
             "moves": moves,
             "notation": args.notation.name(),
@@ -567,7 +601,7 @@ fn print_solution(
         if sol.is_empty() {
             writeln!(out, "{board}: solved already (0 moves)")?;
         } else {
-            writeln!(out, "{board}: {length} moves{metric}: {moves}")?;
+            writeln!(out, "{board}: {length} moves{metric}{proven}: {moves}")?;
         }
         if args.stats {
             let h = heuristic.map(|h| format!(" ({h})")).unwrap_or_default();

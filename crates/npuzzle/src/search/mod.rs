@@ -17,6 +17,7 @@
 mod astar;
 mod bfs;
 mod bidir_bfs;
+mod fast;
 mod idastar;
 mod iddfs;
 mod mtm;
@@ -31,6 +32,7 @@ use std::str::FromStr;
 pub use astar::astar;
 pub use bfs::bfs;
 pub use bidir_bfs::bibfs;
+pub use fast::fast;
 pub use idastar::{idastar, idastar_all};
 pub use iddfs::iddfs;
 pub use mtm::idastar_mtm;
@@ -66,10 +68,13 @@ pub enum Algorithm {
     Idastar,
     /// A complete distance table built by one BFS from the goal.
     Table,
+    /// The fast solver for any size ([`fast`]): a valid solution at once, not proven
+    /// shortest.
+    Fast,
 }
 
 impl Algorithm {
-    /// Every concrete algorithm (not `Auto`).
+    /// Every exact algorithm (not `Auto`, not `Fast`).
     pub const ALL: [Algorithm; 6] = [
         Algorithm::Bfs,
         Algorithm::Bibfs,
@@ -89,7 +94,13 @@ impl Algorithm {
             Algorithm::Iddfs => "iddfs",
             Algorithm::Idastar => "idastar",
             Algorithm::Table => "table",
+            Algorithm::Fast => "fast",
         }
+    }
+
+    /// Whether the algorithm proves its solutions shortest (all but `Fast`).
+    pub fn is_exact(self) -> bool {
+        self != Algorithm::Fast
     }
 
     /// Whether the algorithm uses a heuristic.
@@ -115,8 +126,9 @@ impl FromStr for Algorithm {
             "iddfs" => Ok(Algorithm::Iddfs),
             "idastar" | "ida*" => Ok(Algorithm::Idastar),
             "table" => Ok(Algorithm::Table),
+            "fast" => Ok(Algorithm::Fast),
             _ => Err(format!(
-                "expected auto, bfs, bibfs, astar, iddfs, idastar or table, found {s:?}"
+                "expected auto, bfs, bibfs, astar, iddfs, idastar, table or fast, found {s:?}"
             )),
         }
     }
@@ -294,5 +306,6 @@ pub fn solve(
             s.stats.peak_stored = table.states();
             Ok(s)
         }
+        Algorithm::Fast => fast(start, goal, limits),
     }
 }
