@@ -278,9 +278,8 @@ pub fn fast(start: &Board, goal: &Board, limits: &Limits) -> Result<Solution, Se
         }
         let keep = [at(&work, a), at(&work, b)];
         let ready = band[keep[0]] && band[keep[1]] && work.blank_into(&band, &keep);
-        if !(ready && work.place(&[a, b], &[ca, cb], &band))
-            && !work.place(&[a, b], &[ca, cb], &everywhere)
-        {
+        let placed = ready && work.place(&[a, b], &[ca, cb], &band);
+        if !placed && !work.place(&[a, b], &[ca, cb], &everywhere) {
             return Err(SearchError::Unsupported {
                 algorithm: "fast",
                 reason: format!("could not finish a line of {size}"),
