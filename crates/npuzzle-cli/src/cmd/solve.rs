@@ -406,24 +406,30 @@ fn solve_one(
             return Ok(a);
         }
     };
+    // Prints a search's outcome: the solution (kept to play with --animate), an
+    // unsolvable board, or the reason there is no answer.
+    let answer = |a: &mut Answer,
+                  result: Result<npuzzle::Solution, SearchError>,
+                  algo: Algorithm,
+                  name: Option<&str>|
+     -> std::io::Result<()> {
+        match result {
+            Ok(sol) => {
+                print_solution(&mut a.out, args, &board, &goal, &sol, algo, name)?;
+                if args.animate && std::io::stdout().is_terminal() {
+                    a.play = Some((board.clone(), sol.moves));
+                }
+            }
+            Err(SearchError::Unsolvable) => print_unsolvable(&mut a.out, args, &board, algo, name)?,
+            Err(e) => report(a, &format!("{board}: {e}"), exit_code(&e))?,
+        }
+        Ok(())
+    };
     let out = &mut a.out;
     if args.metric == Metric::Mtm {
         let name = "multi-tile walking distance";
-        match npuzzle::search::idastar_mtm(&board, &goal, &shared.limits) {
-            Ok(sol) => print_solution(
-                out,
-                args,
-                &board,
-                &goal,
-                &sol,
-                Algorithm::Idastar,
-                Some(name),
-            )?,
-            Err(SearchError::Unsolvable) => {
-                print_unsolvable(out, args, &board, Algorithm::Idastar, Some(name))?
-            }
-            Err(e) => report(&mut a, &format!("{board}: {e}"), exit_code(&e))?,
-        }
+        let result = npuzzle::search::idastar_mtm(&board, &goal, &shared.limits);
+        answer(&mut a, result, Algorithm::Idastar, Some(name))?;
         return Ok(a);
     }
     // Pattern databases: asked for, or auto on 16 cells or more unless a heuristic was
@@ -465,26 +471,9 @@ fn solve_one(
             "pdb {spec}{}",
             if h.reflects() { " + reflection" } else { "" }
         );
-        match npuzzle::search::idastar_pdb_parallel(&board, &goal, &h, &shared.limits, per_search) {
-            Ok(sol) => {
-                print_solution(
-                    out,
-                    args,
-                    &board,
-                    &goal,
-                    &sol,
-                    Algorithm::Idastar,
-                    Some(&name),
-                )?;
-                if args.animate && std::io::stdout().is_terminal() {
-                    a.play = Some((board.clone(), sol.moves));
-                }
-            }
-            Err(SearchError::Unsolvable) => {
-                print_unsolvable(out, args, &board, Algorithm::Idastar, Some(&name))?
-            }
-            Err(e) => report(&mut a, &format!("{board}: {e}"), exit_code(&e))?,
-        }
+        let result =
+            npuzzle::search::idastar_pdb_parallel(&board, &goal, &h, &shared.limits, per_search);
+        answer(&mut a, result, Algorithm::Idastar, Some(&name))?;
         return Ok(a);
     }
     // Distance tables: a cached one for auto and table; table on more than 9 cells
@@ -533,19 +522,11 @@ fn solve_one(
     for n in solver.take_notes() {
         a.notes.push(format!("npuzzle: {n}"));
     }
-    let out = &mut a.out;
-    match result {
-        Ok((sol, algo)) => {
-            print_solution(out, args, &board, &goal, &sol, algo, hname.as_deref())?;
-            if args.animate && std::io::stdout().is_terminal() {
-                a.play = Some((board.clone(), sol.moves));
-            }
-        }
-        Err(SearchError::Unsolvable) => {
-            print_unsolvable(out, args, &board, algo, hname.as_deref())?
-        }
-        Err(e) => report(&mut a, &format!("{board}: {e}"), exit_code(&e))?,
-    }
+    let (result, algo) = match result {
+        Ok((sol, ran)) => (Ok(sol), ran),
+        Err(e) => (Err(e), algo),
+    };
+    answer(&mut a, result, algo, hname.as_deref())?;
     Ok(a)
 }
 
