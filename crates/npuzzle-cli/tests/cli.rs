@@ -1299,3 +1299,40 @@ fn fast_solves_any_size_and_says_it_is_not_proven() {
     assert_eq!(v["optimal"], true);
     assert_eq!(v["lower_bound"], 14);
 }
+
+#[test]
+fn weighted_search_states_its_bound() {
+    let o = npuzzle(
+        &["solve", "--weight", "1.5", "--json", "8 6 7/2 5 4/3 0 1"],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+    assert_eq!(v["optimal"], false);
+    assert_eq!(v["weight"], 1.5);
+    let len = v["length"].as_u64().unwrap();
+    assert!((31..=46).contains(&len), "{len}");
+    assert!(v["lower_bound"].as_u64().unwrap() <= 31);
+    let o = npuzzle(&["solve", "--weight", "1.5", "8 6 7/2 5 4/3 0 1"], "");
+    assert!(
+        text(&o.stdout).contains("(at most 1.5 x optimal, lower bound"),
+        "{}",
+        text(&o.stdout)
+    );
+    for args in [
+        &["solve", "--weight", "0.9", "8 6 7/2 5 4/3 0 1"][..],
+        &[
+            "solve",
+            "--weight",
+            "1.5",
+            "--algo",
+            "bfs",
+            "8 6 7/2 5 4/3 0 1",
+        ],
+        &["solve", "--weight", "1.5", "--all", "8 6 7/2 5 4/3 0 1"],
+    ] {
+        let o = npuzzle(args, "");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(text(&o.stderr).contains("weight"), "{}", text(&o.stderr));
+    }
+}

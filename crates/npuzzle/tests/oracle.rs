@@ -324,3 +324,50 @@ fn all_optimal_solutions_match_a_count_by_the_oracle() {
             .all(|m| m.len() as u32 == d && reaches(&b, m, &goal)));
     }
 }
+
+#[test]
+fn weighted_idastar_stays_within_its_weight() {
+    // Every 3x3 board at every depth (a sample of 40 per depth), weights 1, 1.2, 1.5, 2:
+    // the solution reaches the goal and is at most the weight times the BFS distance;
+    // weight 1 is exact.
+    let goal = Board::solved(Size::square(3).unwrap());
+    let dist = common::distances(&goal);
+    let mut by_depth: std::collections::BTreeMap<u32, Vec<&Board>> = Default::default();
+    for (b, &d) in &dist {
+        let v = by_depth.entry(d).or_default();
+        if v.len() < 40 {
+            v.push(b);
+        }
+    }
+    for w in [1.0, 1.2, 1.5, 2.0] {
+        for (&d, boards) in &by_depth {
+            for &b in boards {
+                let s = npuzzle::search::idastar_weighted(
+                    b,
+                    &goal,
+                    HeuristicKind::LinearConflict,
+                    w,
+                    &Limits::default(),
+                )
+                .unwrap();
+                assert!(common::reaches(b, &s.moves, &goal), "{b}");
+                assert!(
+                    s.len() as f64 <= w * d as f64,
+                    "{b}: {} > {w} x {d}",
+                    s.len()
+                );
+                if w == 1.0 {
+                    assert_eq!(s.len() as u32, d, "{b}");
+                }
+            }
+        }
+    }
+    assert!(npuzzle::search::idastar_weighted(
+        &goal,
+        &goal,
+        HeuristicKind::Manhattan,
+        0.5,
+        &Limits::default()
+    )
+    .is_err());
+}

@@ -57,6 +57,10 @@ pub struct Args {
     /// Print one JSON object per board per line.
     #[arg(long)]
     pub json: bool,
+    /// Weighted IDA* (with --algo idastar or auto, without pattern databases): a solution
+    /// sooner, at most W times the shortest (W from 1 to 100).
+    #[arg(long, value_name = "W", value_parser = parse_weight)]
+    pub weight: Option<f64>,
     /// Count moves as single tiles (stm) or as rows and columns slid at once (mtm:
     /// optimal by IDA* with the multi-tile walking distance, boards up to 4x4).
     #[arg(long, default_value = "stm", value_parser = |s: &str| s.parse::<Metric>())]
@@ -87,6 +91,14 @@ pub struct Args {
     pub cache_dir: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub limits: LimitOpts,
+}
+
+/// Reads a weight for weighted search: from 1 to 100.
+fn parse_weight(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if (1.0..=100.0).contains(&v) => Ok(v),
+        _ => Err(format!("expected a weight from 1 to 100, found {s:?}")),
+    }
 }
 
 /// Reads a playing speed: moves a second.
@@ -207,6 +219,17 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     } else {
         args.first
     };
+    if args.weight.is_some()
+        && (want.is_some()
+            || args.pdb.is_some()
+            || args.metric == Metric::Mtm
+            || !matches!(args.algo, Algorithm::Auto | Algorithm::Idastar))
+    {
+        return Err(crate::Fail::input(
+            "--weight runs weighted IDA* (--algo idastar or auto, no --pdb, --all, --first or \
+             --metric mtm)",
+        ));
+    }
     if args.metric == Metric::Mtm
         && (want.is_some() || !matches!(args.algo, Algorithm::Auto | Algorithm::Idastar))
     {
@@ -425,6 +448,17 @@ fn solve_one(
         }
         Ok(())
     };
+    if let Some(w) = args.weight {
+        let result =
+            npuzzle::search::idastar_weighted(&board, &goal, shared.heuristic, w, &shared.limits);
+        answer(
+            &mut a,
+            result,
+            Algorithm::Idastar,
+            Some(shared.heuristic.name()),
+        )?;
+        return Ok(a);
+    }
     let out = &mut a.out;
     if args.metric == Metric::Mtm {
         let name = "multi-tile walking distance";
@@ -548,24 +582,30 @@ fn print_solution(
     };
     // What is proven: the length itself for an exact search; otherwise the linear-conflict
     // estimate of the board, a lower bound on every solution.
-    let lower_bound = if algo.is_exact() {
+    // Weighted search proves length <= W x shortest, so shortest >= length / W.
+    let weighted = args.weight.filter(|&w| w > 1.0);
+    let exact = algo.is_exact() && weighted.is_none();
+    let lower_bound = if exact {
         length as u32
     } else {
-        HeuristicKind::LinearConflict
+        let lc = HeuristicKind::LinearConflict
             .estimate(board, goal)
-            .expect("linear conflict takes every size")
+            .expect("linear conflict takes every size");
+        let by_weight = weighted.map_or(0, |w| (length as f64 / w - 1e-9).ceil() as u32);
+        lc.max(by_weight)
     };
-    let proven = if algo.is_exact() {
-        String::new()
-    } else {
-        format!(" (not proven optimal, lower bound {lower_bound})")
+    let proven = match weighted {
+        _ if exact => String::new(),
+        Some(w) => format!(" (at most {w} x optimal, lower bound {lower_bound})"),
+        None => format!(" (not proven optimal, lower bound {lower_bound})"),
     };
     if args.json {
         let v = json!({
             "board": board.to_string(),
             "solvable": true,
             "length": length,
-            "optimal": algo.is_exact(),
+            "optimal": exact,
+            "weight": args.weight,
             "lower_bound": lower_bound,
             "metric": args.metric.name(),
             "moves": moves,

@@ -253,10 +253,10 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
 
     /// Runs the passes; the first solution found (all of them are in `found` when
     /// `want > 0`).
-    fn run(&mut self, parity: u32, name: &'static str) -> Result<Solution, SearchError> {
+    fn run(&mut self, parity: Option<u32>, name: &'static str) -> Result<Solution, SearchError> {
         let first = if self.prune { self.root_h } else { 0 };
         let watch = self.watch.clone();
-        deepen(self, first, Some(parity), &watch, name)?;
+        deepen(self, first, parity, &watch, name)?;
         if let Some(first) = self.found.first() {
             self.path = first.clone();
         }
@@ -298,7 +298,103 @@ pub(crate) fn run<H: Heuristic>(
         });
     }
     let mut dfs = Dfs::new(h, start, goal, name == "idastar", watch);
-    dfs.run(solution_parity(start, goal), name)
+    dfs.run(Some(solution_parity(start, goal)), name)
+}
+
+/// An estimate scaled by a weight (in thousandths), rounded down.
+struct Weighted<'a, H> {
+    h: &'a H,
+    per_mille: u64,
+}
+
+impl<H: Heuristic> Heuristic for Weighted<'_, H> {
+    fn estimate(&self, cells: &[u8]) -> u32 {
+        (self.h.estimate(cells) as u64 * self.per_mille / 1000) as u32
+    }
+
+    fn update(&self, _h: u32, cells: &[u8], _tile: u8, _from: usize, _to: usize) -> u32 {
+        // The weighted value does not give back the plain one: estimate afresh.
+        self.estimate(cells)
+    }
+}
+
+/// Weighted IDA*: passes bounded by `g + floor(weight x h)`, so a solution comes sooner
+/// and is at most `weight` times the shortest (along a shortest path `g + weight x h` never
+/// exceeds `weight` times its length, so no pass beyond that bound is needed). `weight`
+/// from 1 to 100; 1 is plain IDA*.
+///
+/// ```
+/// use npuzzle::search::idastar_weighted;
+/// use npuzzle::{Board, HeuristicKind, Limits};
+/// let start: Board = "8 6 7/2 5 4/3 0 1".parse().unwrap();
+/// let goal = Board::solved(start.size());
+/// let s = idastar_weighted(&start, &goal, HeuristicKind::Manhattan, 1.5, &Limits::default()).unwrap();
+/// assert!(s.len() <= 46); // 1.5 x 31
+/// ```
+pub fn idastar_weighted(
+    start: &Board,
+    goal: &Board,
+    heuristic: HeuristicKind,
+    weight: f64,
+    limits: &Limits,
+) -> Result<Solution, SearchError> {
+    if !(1.0..=100.0).contains(&weight) {
+        return Err(SearchError::Unsupported {
+            algorithm: "idastar",
+            reason: format!("expected a weight from 1 to 100, found {weight}"),
+        });
+    }
+    let per_mille = (weight * 1000.0).round() as u64;
+    fn go<H: Heuristic>(
+        start: &Board,
+        goal: &Board,
+        h: &H,
+        per_mille: u64,
+        limits: &Limits,
+    ) -> Result<Solution, SearchError> {
+        let watch = Watch::new(limits);
+        if precheck(start, goal)? {
+            return Ok(Solution {
+                moves: vec![],
+                stats: Stats::default(),
+            });
+        }
+        let w = Weighted { h, per_mille };
+        let mut dfs = Dfs::new(&w, start, goal, true, watch);
+        // Weighted bounds keep no parity. A stopped search proved, of the shortest
+        // solution, only that weight x its length reaches the bound.
+        dfs.run(None, "idastar").map_err(|e| match e {
+            SearchError::TimeLimit {
+                algorithm,
+                elapsed,
+                lower_bound,
+                expanded,
+            } => SearchError::TimeLimit {
+                algorithm,
+                elapsed,
+                lower_bound: ((lower_bound as u64 * 1000).div_ceil(per_mille)) as u32,
+                expanded,
+            },
+            e => e,
+        })
+    }
+    match heuristic {
+        HeuristicKind::Misplaced => go(start, goal, &Misplaced::new(goal), per_mille, limits),
+        HeuristicKind::Manhattan => go(start, goal, &Manhattan::new(goal), per_mille, limits),
+        HeuristicKind::LinearConflict => {
+            go(start, goal, &LinearConflict::new(goal), per_mille, limits)
+        }
+        HeuristicKind::WalkingDistance => match WalkingDistance::new(goal) {
+            Some(h) => go(start, goal, &h, per_mille, limits),
+            None => Err(SearchError::Unsupported {
+                algorithm: "idastar",
+                reason: format!(
+                    "walking distance handles boards up to 4x4, not {}",
+                    goal.size()
+                ),
+            }),
+        },
+    }
 }
 
 /// Every optimal solution (up to `max` of them) by IDA*: the last pass, whose bound is the
@@ -338,7 +434,7 @@ pub fn idastar_all(
         }
         let mut dfs = Dfs::new(h, start, goal, true, watch);
         dfs.want = max.max(1);
-        let sol = dfs.run(solution_parity(start, goal), "idastar")?;
+        let sol = dfs.run(Some(solution_parity(start, goal)), "idastar")?;
         Ok((std::mem::take(&mut dfs.found), sol.stats))
     }
     match heuristic {

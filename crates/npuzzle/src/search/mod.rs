@@ -33,7 +33,7 @@ pub use astar::astar;
 pub use bfs::bfs;
 pub use bidir_bfs::bibfs;
 pub use fast::fast;
-pub use idastar::{idastar, idastar_all};
+pub use idastar::{idastar, idastar_all, idastar_weighted};
 pub use iddfs::iddfs;
 pub use mtm::idastar_mtm;
 pub use optimize::{optimize, OptimizeError};
