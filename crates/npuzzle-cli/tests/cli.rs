@@ -1336,3 +1336,20 @@ fn weighted_search_states_its_bound() {
         assert!(text(&o.stderr).contains("weight"), "{}", text(&o.stderr));
     }
 }
+
+#[test]
+fn auto_answers_large_boards_without_building_databases() {
+    // A random 6x6 under a tiny memory limit: answered at once by the fast solver, said
+    // to be unproven, and no database is built or saved.
+    let o = npuzzle(&["scramble", "--size", "6x6", "--seed", "4"], "");
+    let board = text(&o.stdout).trim().to_string();
+    let o = npuzzle(&["solve", "--max-memory", "1M", "--stats", &board], "");
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(out.contains("(not proven optimal, lower bound"), "{out}");
+    assert!(out.contains("  fast:"), "{out}");
+    let moves = out.lines().next().unwrap().rsplit(' ').next().unwrap();
+    let o = npuzzle(&["verify", &board, moves], "");
+    assert_eq!(o.status.code(), Some(0));
+    assert!(!sandbox().join("pdb").exists(), "nothing built");
+}

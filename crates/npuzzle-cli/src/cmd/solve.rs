@@ -470,7 +470,10 @@ fn solve_one(
     // named.
     let pdb_spec = match (&args.pdb, args.algo) {
         (Some(p), Algorithm::Auto | Algorithm::Idastar) => Some(p.clone()),
-        (None, Algorithm::Auto) if board.size().cells() >= 16 && args.heuristic.is_none() => {
+        (None, Algorithm::Auto)
+            if (16..npuzzle::search::FAST_FROM).contains(&board.size().cells())
+                && args.heuristic.is_none() =>
+        {
             Some("auto".to_string())
         }
         _ => None,

@@ -140,8 +140,8 @@ impl FromStr for Algorithm {
 /// `Auto` picks the fastest exact method as the batch goes: a distance table for boards
 /// of at most 6 cells (it builds in microseconds); for boards of 7 to 9 cells, IDA* for
 /// the first [`TABLE_AFTER`] boards of a goal and a distance table from then on (the 3x3
-/// table takes about 12 ms to build, IDA* at most about 1.5 ms a board); IDA* beyond 9
-/// cells.
+/// table takes about 12 ms to build, IDA* at most about 1.5 ms a board); IDA* from 10
+/// cells; the fast solver, not proven optimal, from [`FAST_FROM`] cells.
 ///
 /// ```
 /// use npuzzle::{Algorithm, Board, HeuristicKind, Limits, Solver};
@@ -165,6 +165,10 @@ pub struct Solver {
     notes: Vec<String>,
     eager: bool,
 }
+
+/// The fewest cells on which `Auto` uses the fast solver ([`fast`]) instead of an exact
+/// search: 26, one more than the 24-puzzle's.
+pub const FAST_FROM: usize = 26;
 
 /// How many boards of one goal `Auto` solves with IDA* before it builds a distance table
 /// (for boards of 7 to 9 cells).
@@ -214,6 +218,8 @@ impl Solver {
             {
                 Algorithm::Table
             }
+            // Beyond 25 cells no exact search finishes on a random board: answer fast.
+            Algorithm::Auto if cells >= FAST_FROM => Algorithm::Fast,
             Algorithm::Auto => Algorithm::Idastar,
             a => a,
         }
