@@ -112,6 +112,48 @@ impl FromStr for HeuristicKind {
     }
 }
 
+/// Runs `$body` with `$h` bound to a reference to the heuristic `$kind` built for
+/// `$goal`: the searches are generic over the heuristic (no dynamic dispatch in their
+/// loops), and this is the one place that turns a [`HeuristicKind`] into a type. Walking
+/// distance on a board past 4x4 is [`SearchError::Unsupported`](crate::SearchError) for
+/// `$algorithm`.
+macro_rules! with_heuristic {
+    ($kind:expr, $goal:expr, $algorithm:expr, $h:ident => $body:expr) => {{
+        use $crate::heuristic::{
+            HeuristicKind, LinearConflict, Manhattan, Misplaced, WalkingDistance,
+        };
+        let goal: &$crate::board::Board = $goal;
+        match $kind {
+            HeuristicKind::Misplaced => {
+                let $h = &Misplaced::new(goal);
+                $body
+            }
+            HeuristicKind::Manhattan => {
+                let $h = &Manhattan::new(goal);
+                $body
+            }
+            HeuristicKind::LinearConflict => {
+                let $h = &LinearConflict::new(goal);
+                $body
+            }
+            HeuristicKind::WalkingDistance => match WalkingDistance::new(goal) {
+                Some(wd) => {
+                    let $h = &wd;
+                    $body
+                }
+                None => Err($crate::error::SearchError::Unsupported {
+                    algorithm: $algorithm,
+                    reason: format!(
+                        "walking distance handles boards up to 4x4, not {}",
+                        goal.size()
+                    ),
+                }),
+            },
+        }
+    }};
+}
+pub(crate) use with_heuristic;
+
 /// Where each tile stands in the goal: `pos[tile]`.
 pub(crate) fn goal_positions(goal: &Board) -> Vec<usize> {
     let mut pos = vec![0usize; goal.cells().len()];

@@ -4,9 +4,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::board::Board;
 use crate::error::SearchError;
-use crate::heuristic::{
-    Heuristic, HeuristicKind, LinearConflict, Manhattan, Misplaced, WalkingDistance,
-};
+use crate::heuristic::{with_heuristic, Heuristic, HeuristicKind};
 use crate::limits::{Limits, Watch};
 use crate::moves::Direction;
 use crate::moves::MoveTable;
@@ -105,21 +103,7 @@ pub fn astar(
     heuristic: HeuristicKind,
     limits: &Limits,
 ) -> Result<Solution, SearchError> {
-    match heuristic {
-        HeuristicKind::Misplaced => run(start, goal, &Misplaced::new(goal), limits),
-        HeuristicKind::Manhattan => run(start, goal, &Manhattan::new(goal), limits),
-        HeuristicKind::LinearConflict => run(start, goal, &LinearConflict::new(goal), limits),
-        HeuristicKind::WalkingDistance => match WalkingDistance::new(goal) {
-            Some(h) => run(start, goal, &h, limits),
-            None => Err(SearchError::Unsupported {
-                algorithm: "astar",
-                reason: format!(
-                    "walking distance handles boards up to 4x4, not {}",
-                    goal.size()
-                ),
-            }),
-        },
-    }
+    with_heuristic!(heuristic, goal, "astar", h => run(start, goal, h, limits))
 }
 
 fn run<H: Heuristic>(

@@ -1,8 +1,6 @@
 use crate::board::Board;
 use crate::error::SearchError;
-use crate::heuristic::{
-    Heuristic, HeuristicKind, LinearConflict, Manhattan, Misplaced, WalkingDistance,
-};
+use crate::heuristic::{with_heuristic, Heuristic, HeuristicKind};
 use crate::limits::{Limits, Watch};
 use crate::moves::Direction;
 use crate::moves::MoveTable;
@@ -29,23 +27,7 @@ pub fn idastar(
     heuristic: HeuristicKind,
     limits: &Limits,
 ) -> Result<Solution, SearchError> {
-    match heuristic {
-        HeuristicKind::Misplaced => run(start, goal, &Misplaced::new(goal), "idastar", limits),
-        HeuristicKind::Manhattan => run(start, goal, &Manhattan::new(goal), "idastar", limits),
-        HeuristicKind::LinearConflict => {
-            run(start, goal, &LinearConflict::new(goal), "idastar", limits)
-        }
-        HeuristicKind::WalkingDistance => match WalkingDistance::new(goal) {
-            Some(h) => run(start, goal, &h, "idastar", limits),
-            None => Err(SearchError::Unsupported {
-                algorithm: "idastar",
-                reason: format!(
-                    "walking distance handles boards up to 4x4, not {}",
-                    goal.size()
-                ),
-            }),
-        },
-    }
+    with_heuristic!(heuristic, goal, "idastar", h => run(start, goal, h, "idastar", limits))
 }
 
 /// How one bounded depth-first pass ended.
@@ -168,6 +150,8 @@ pub(crate) fn deepen(
 pub(crate) struct Dfs<'a, H> {
     h: &'a H,
     prune: bool,
+    /// The weight on the estimate, in thousandths (1000: plain IDA*).
+    per_mille: u64,
     mt: MoveTable,
     cells: Vec<u8>,
     goal: &'a [u8],
@@ -188,6 +172,7 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
         Dfs {
             h,
             prune,
+            per_mille: 1000,
             mt: MoveTable::new(start.size()),
             cells: start.cells().to_vec(),
             goal: goal.cells(),
@@ -202,10 +187,20 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
         }
     }
 
+    /// The estimate as the bound sees it: weighted (rounded down) when a weight is set.
+    #[inline(always)]
+    fn weigh(&self, hv: u32) -> u32 {
+        if self.per_mille == 1000 {
+            hv
+        } else {
+            (hv as u64 * self.per_mille / 1000) as u32
+        }
+    }
+
     /// Searches below the current state; true when the goal was reached (the path holds
     /// the moves).
     fn dfs(&mut self, blank: usize, g: u32, hv: u32, back: Option<Direction>) -> bool {
-        let f = if self.prune { g + hv } else { g };
+        let f = if self.prune { g + self.weigh(hv) } else { g };
         if self.b.cut(f) {
             return false;
         }
@@ -254,7 +249,11 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
     /// Runs the passes; the first solution found (all of them are in `found` when
     /// `want > 0`).
     fn run(&mut self, parity: Option<u32>, name: &'static str) -> Result<Solution, SearchError> {
-        let first = if self.prune { self.root_h } else { 0 };
+        let first = if self.prune {
+            self.weigh(self.root_h)
+        } else {
+            0
+        };
         let watch = self.watch.clone();
         deepen(self, first, parity, &watch, name)?;
         if let Some(first) = self.found.first() {
@@ -290,32 +289,52 @@ pub(crate) fn run<H: Heuristic>(
     name: &'static str,
     limits: &Limits,
 ) -> Result<Solution, SearchError> {
+    search(start, goal, h, name == "idastar", 1000, 0, name, limits).map(|(s, _)| s)
+}
+
+/// The depth-first search from `start`: pruning by `h` (weighted by `per_mille`
+/// thousandths) if `prune`, collecting up to `want` solutions if `want > 0`; the first
+/// solution and all those collected.
+#[allow(clippy::too_many_arguments)]
+fn search<H: Heuristic>(
+    start: &Board,
+    goal: &Board,
+    h: &H,
+    prune: bool,
+    per_mille: u64,
+    want: usize,
+    name: &'static str,
+    limits: &Limits,
+) -> Result<(Solution, Vec<Vec<Direction>>), SearchError> {
     let watch = Watch::new(limits);
     if precheck(start, goal)? {
-        return Ok(Solution {
+        let none = Solution {
             moves: vec![],
             stats: Stats::default(),
-        });
+        };
+        return Ok((none, vec![vec![]]));
     }
-    let mut dfs = Dfs::new(h, start, goal, name == "idastar", watch);
-    dfs.run(Some(solution_parity(start, goal)), name)
-}
-
-/// An estimate scaled by a weight (in thousandths), rounded down.
-struct Weighted<'a, H> {
-    h: &'a H,
-    per_mille: u64,
-}
-
-impl<H: Heuristic> Heuristic for Weighted<'_, H> {
-    fn estimate(&self, cells: &[u8]) -> u32 {
-        (self.h.estimate(cells) as u64 * self.per_mille / 1000) as u32
-    }
-
-    fn update(&self, _h: u32, cells: &[u8], _tile: u8, _from: usize, _to: usize) -> u32 {
-        // The weighted value does not give back the plain one: estimate afresh.
-        self.estimate(cells)
-    }
+    let mut dfs = Dfs::new(h, start, goal, prune, watch);
+    dfs.per_mille = per_mille;
+    dfs.want = want;
+    // Weighted bounds keep no parity. A stopped weighted search proved, of the shortest
+    // solution, only that weight x its length reaches the bound.
+    let parity = (per_mille == 1000).then(|| solution_parity(start, goal));
+    let sol = dfs.run(parity, name).map_err(|e| match e {
+        SearchError::TimeLimit {
+            algorithm,
+            elapsed,
+            lower_bound,
+            expanded,
+        } => SearchError::TimeLimit {
+            algorithm,
+            elapsed,
+            lower_bound: ((lower_bound as u64 * 1000).div_ceil(per_mille)) as u32,
+            expanded,
+        },
+        e => e,
+    })?;
+    Ok((sol, std::mem::take(&mut dfs.found)))
 }
 
 /// Weighted IDA*: passes bounded by `g + floor(weight x h)`, so a solution comes sooner
@@ -345,56 +364,9 @@ pub fn idastar_weighted(
         });
     }
     let per_mille = (weight * 1000.0).round() as u64;
-    fn go<H: Heuristic>(
-        start: &Board,
-        goal: &Board,
-        h: &H,
-        per_mille: u64,
-        limits: &Limits,
-    ) -> Result<Solution, SearchError> {
-        let watch = Watch::new(limits);
-        if precheck(start, goal)? {
-            return Ok(Solution {
-                moves: vec![],
-                stats: Stats::default(),
-            });
-        }
-        let w = Weighted { h, per_mille };
-        let mut dfs = Dfs::new(&w, start, goal, true, watch);
-        // Weighted bounds keep no parity. A stopped search proved, of the shortest
-        // solution, only that weight x its length reaches the bound.
-        dfs.run(None, "idastar").map_err(|e| match e {
-            SearchError::TimeLimit {
-                algorithm,
-                elapsed,
-                lower_bound,
-                expanded,
-            } => SearchError::TimeLimit {
-                algorithm,
-                elapsed,
-                lower_bound: ((lower_bound as u64 * 1000).div_ceil(per_mille)) as u32,
-                expanded,
-            },
-            e => e,
-        })
-    }
-    match heuristic {
-        HeuristicKind::Misplaced => go(start, goal, &Misplaced::new(goal), per_mille, limits),
-        HeuristicKind::Manhattan => go(start, goal, &Manhattan::new(goal), per_mille, limits),
-        HeuristicKind::LinearConflict => {
-            go(start, goal, &LinearConflict::new(goal), per_mille, limits)
-        }
-        HeuristicKind::WalkingDistance => match WalkingDistance::new(goal) {
-            Some(h) => go(start, goal, &h, per_mille, limits),
-            None => Err(SearchError::Unsupported {
-                algorithm: "idastar",
-                reason: format!(
-                    "walking distance handles boards up to 4x4, not {}",
-                    goal.size()
-                ),
-            }),
-        },
-    }
+    with_heuristic!(heuristic, goal, "idastar", h => {
+        search(start, goal, h, true, per_mille, 0, "idastar", limits).map(|(s, _)| s)
+    })
 }
 
 /// Every optimal solution (up to `max` of them) by IDA*: the last pass, whose bound is the
@@ -421,35 +393,8 @@ pub fn idastar_all(
     limits: &Limits,
     max: usize,
 ) -> Result<(Vec<Vec<Direction>>, crate::search::Stats), SearchError> {
-    fn go<H: Heuristic>(
-        start: &Board,
-        goal: &Board,
-        h: &H,
-        limits: &Limits,
-        max: usize,
-    ) -> Result<(Vec<Vec<Direction>>, Stats), SearchError> {
-        let watch = Watch::new(limits);
-        if precheck(start, goal)? {
-            return Ok((vec![vec![]], Stats::default()));
-        }
-        let mut dfs = Dfs::new(h, start, goal, true, watch);
-        dfs.want = max.max(1);
-        let sol = dfs.run(Some(solution_parity(start, goal)), "idastar")?;
-        Ok((std::mem::take(&mut dfs.found), sol.stats))
-    }
-    match heuristic {
-        HeuristicKind::Misplaced => go(start, goal, &Misplaced::new(goal), limits, max),
-        HeuristicKind::Manhattan => go(start, goal, &Manhattan::new(goal), limits, max),
-        HeuristicKind::LinearConflict => go(start, goal, &LinearConflict::new(goal), limits, max),
-        HeuristicKind::WalkingDistance => match WalkingDistance::new(goal) {
-            Some(h) => go(start, goal, &h, limits, max),
-            None => Err(SearchError::Unsupported {
-                algorithm: "idastar",
-                reason: format!(
-                    "walking distance handles boards up to 4x4, not {}",
-                    goal.size()
-                ),
-            }),
-        },
-    }
+    with_heuristic!(heuristic, goal, "idastar", h => {
+        search(start, goal, h, true, 1000, max.max(1), "idastar", limits)
+            .map(|(sol, all)| (all, sol.stats))
+    })
 }
