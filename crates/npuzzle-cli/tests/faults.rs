@@ -6,7 +6,7 @@ mod common;
 use std::fs::File;
 use std::process::Stdio;
 
-use common::{command, npuzzle, sandbox, start, text};
+use common::{command, npuzzle, refused, sandbox, start, text};
 
 /// Exit codes the README documents.
 const DOCUMENTED: [i32; 6] = [0, 1, 2, 3, 4, 5];
@@ -188,10 +188,7 @@ fn each_error_names_what_was_wrong() {
         (&["solve", "1 2/3"], "expected 2 cells in row 2", 2),
     ];
     for (args, want, code) in cases {
-        let o = npuzzle(args, "");
-        let err = text(&o.stderr);
-        assert_eq!(o.status.code(), Some(code), "{args:?}: {err}");
-        assert!(err.contains(want), "{args:?}: expected {want:?} in {err}");
+        refused(args, want, code);
     }
 }
 

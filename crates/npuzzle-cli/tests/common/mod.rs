@@ -52,3 +52,12 @@ pub fn npuzzle(args: &[&str], stdin: &str) -> Output {
 pub fn text(o: &[u8]) -> String {
     String::from_utf8_lossy(o).into_owned()
 }
+
+/// Runs the binary with `args` and checks that it ends with exit `code` and says `want`
+/// on standard error.
+pub fn refused(args: &[&str], want: &str, code: i32) {
+    let o = npuzzle(args, "");
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(code), "{args:?}: {err}");
+    assert!(err.contains(want), "{args:?}: expected {want:?} in {err}");
+}
