@@ -81,23 +81,24 @@ impl Work {
             id[c] = i;
         }
         let u = free.len();
-        let pos: Vec<usize> = tiles
-            .iter()
-            .map(|&t| {
-                self.cells
-                    .iter()
-                    .position(|&c| c == t)
-                    .expect("on the board")
-            })
-            .collect();
-        if pos == to {
+        // The tracked cells in a fixed array (one or two of them): no allocation per state.
+        let mut pos = [0usize; 2];
+        for (p, &t) in pos.iter_mut().zip(tiles) {
+            *p = self
+                .cells
+                .iter()
+                .position(|&c| c == t)
+                .expect("on the board");
+        }
+        if pos[..k] == *to {
             return true;
         }
-        if id[self.blank] == usize::MAX || pos.iter().chain(to).any(|&c| id[c] == usize::MAX) {
+        if id[self.blank] == usize::MAX || pos[..k].iter().chain(to).any(|&c| id[c] == usize::MAX) {
             return false;
         }
-        let key =
-            |b: usize, p: &[usize]| -> usize { p.iter().fold(id[b], |acc, &x| acc * u + id[x]) };
+        let key = |b: usize, p: &[usize; 2]| -> usize {
+            p[..k].iter().fold(id[b], |acc, &x| acc * u + id[x])
+        };
         let states = u.pow(k as u32 + 1);
         // Parent of each state: the previous state's key + 1 (0: unseen).
         let mut parent = vec![0u32; states];
@@ -111,8 +112,8 @@ impl Work {
                 if id[nb] == usize::MAX {
                     continue;
                 }
-                let mut q = p.clone();
-                for x in q.iter_mut() {
+                let mut q = p;
+                for x in q[..k].iter_mut() {
                     if *x == nb {
                         *x = b;
                     }
@@ -122,7 +123,7 @@ impl Work {
                     continue;
                 }
                 parent[kk] = here as u32 + 1;
-                if q == to {
+                if q[..k] == *to {
                     found = Some(kk);
                     break 'search;
                 }
@@ -165,7 +166,7 @@ impl Work {
                 self.walk(&path);
                 return true;
             }
-            for nb in self.neighbours(c).collect::<Vec<_>>() {
+            for nb in self.neighbours(c) {
                 if from[nb] == usize::MAX && !self.fixed[nb] && !keep.contains(&nb) {
                     from[nb] = c;
                     queue.push_back(nb);
