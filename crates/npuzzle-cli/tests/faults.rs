@@ -294,6 +294,20 @@ mod random_input {
         "list",
         "verify",
         "--pdb-dir",
+        "--metric",
+        "mtm",
+        "--weight",
+        "1.5",
+        "fast",
+        "simplify",
+        "invert",
+        "length",
+        "optimize",
+        "--board",
+        "--moves",
+        "--scheme",
+        "fringe",
+        "--seed",
     ];
 
     fn piece() -> impl Strategy<Value = String> {
@@ -314,6 +328,7 @@ mod random_input {
         fn no_input_panics_or_leaves_the_documented_codes(
             sub in proptest::sample::select(&[
                 "solve", "compare", "solvable", "apply", "verify", "judge", "analyze", "pdb",
+                "scramble", "moves", "render",
             ][..]),
             args in proptest::collection::vec(piece(), 0..5),
             stdin in proptest::collection::vec(any::<u8>(), 0..120),
