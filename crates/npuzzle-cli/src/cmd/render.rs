@@ -66,7 +66,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         Some(text) => {
             let n = match args.notation {
                 Some(n) => n,
-                None => Notation::detect(text).map_err(|e| Fail::input(e.to_string()))?,
+                None => Notation::detect(text).map_err(|e| Fail::input(format!("--moves: {e}")))?,
             };
             let moves = n
                 .parse(&board, text)
