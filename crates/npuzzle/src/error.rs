@@ -318,7 +318,7 @@ pub enum SearchError {
         /// An algorithm that fits.
         suggestion: &'static str,
     },
-    /// The time limit ran out, or the search was cancelled.
+    /// The time limit ran out, the node budget was spent, or the search was cancelled.
     TimeLimit {
         /// The algorithm's name.
         algorithm: &'static str,
@@ -471,7 +471,7 @@ impl fmt::Display for SearchError {
                 expanded,
             } => write!(
                 f,
-                "{algorithm} stopped (time limit or interrupt) after {:.2} s and {expanded} expanded \
+                "{algorithm} stopped (time limit, node budget or interrupt) after {:.2} s and {expanded} expanded \
                  nodes; the solution needs at least {lower_bound} moves",
                 elapsed.as_secs_f64()
             ),

@@ -45,6 +45,8 @@ pub mod analysis;
 pub mod heuristic;
 // 6. Searches.
 pub mod search;
+// 7. Answers in the shape every front end gives them.
+pub mod report;
 
 /// The old name of [`files`].
 #[doc(hidden)]

@@ -18,6 +18,9 @@ pub struct Limits {
     pub time_limit: Option<Duration>,
     /// Set to `true` from another thread to stop the search as if its time ran out.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Nodes a search may expand, if bounded (checked every few thousand nodes, per
+    /// thread in a parallel search); a search past it stops as if its time ran out.
+    pub max_nodes: Option<u64>,
 }
 
 impl Default for Limits {
@@ -28,6 +31,7 @@ impl Default for Limits {
             max_memory: default_memory_budget(),
             time_limit: None,
             cancel: None,
+            max_nodes: None,
         }
     }
 }
@@ -116,6 +120,7 @@ pub(crate) struct Watch {
     start: Instant,
     deadline: Option<Instant>,
     cancel: Option<Arc<AtomicBool>>,
+    max_nodes: u64,
 }
 
 impl Watch {
@@ -125,6 +130,7 @@ impl Watch {
             start,
             deadline: limits.time_limit.map(|d| start + d),
             cancel: limits.cancel.clone(),
+            max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
         }
     }
 
@@ -141,14 +147,22 @@ impl Watch {
                 .is_some_and(|c| c.load(Ordering::Relaxed))
     }
 
+    /// Whether the search should stop after `expanded` nodes: the time is up, it was
+    /// cancelled, or its node budget is spent.
+    pub(crate) fn stop(&self, expanded: u64) -> bool {
+        expanded >= self.max_nodes || self.expired()
+    }
+
     /// The check a depth-first search makes at each node it expands, `expanded` being its
     /// count so far: every 2^14 nodes whether `abort` (another thread's solution) is set,
-    /// every 2^20 whether the time is up or the search was cancelled. Reading the clock
+    /// every 2^20 whether the time is up or the search was cancelled; every 2^14
+    /// whether the node budget is spent. Reading the clock
     /// at every node would cost more than the node.
     #[inline(always)]
     pub(crate) fn poll(&self, expanded: u64, abort: Option<&AtomicBool>) -> bool {
         expanded & 0x3fff == 0
             && (abort.is_some_and(|a| a.load(Ordering::Relaxed))
+                || expanded >= self.max_nodes
                 || (expanded & 0xfffff == 0 && self.expired()))
     }
 

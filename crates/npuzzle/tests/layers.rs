@@ -4,7 +4,7 @@
 use std::path::Path;
 
 /// The layers from the bottom up, by top-level module.
-const LAYERS: [&[&str]; 6] = [
+const LAYERS: [&[&str]; 7] = [
     &[
         "board", "error", "moves", "parity", "rank", "sequence", "solution",
     ],
@@ -13,6 +13,7 @@ const LAYERS: [&[&str]; 6] = [
     &["analysis"],
     &["heuristic"],
     &["search"],
+    &["report"],
 ];
 
 fn layer_of(module: &str) -> Option<usize> {

@@ -281,6 +281,67 @@ fn limits_stop_searches_cleanly() {
 }
 
 #[test]
+fn a_node_budget_stops_every_search_near_it() {
+    // A deep 3x3 board (31 moves): each search needs far more than 2^14 nodes without
+    // a budget, and stops within a few thousand nodes of it with one.
+    let start: Board = "8 6 7/2 5 4/3 0 1".parse().unwrap();
+    let goal = goal3();
+    let budget = 1 << 14;
+    let limits = Limits {
+        max_nodes: Some(budget),
+        ..Limits::default()
+    };
+    for algo in [
+        Algorithm::Bfs,
+        Algorithm::Astar,
+        Algorithm::Iddfs,
+        Algorithm::Idastar,
+    ] {
+        let free = solve(
+            &start,
+            &goal,
+            algo,
+            HeuristicKind::Misplaced,
+            &Limits::default(),
+        )
+        .unwrap();
+        assert!(
+            free.stats.expanded > 2 * budget,
+            "{algo}: {}",
+            free.stats.expanded
+        );
+        match solve(&start, &goal, algo, HeuristicKind::Misplaced, &limits) {
+            Err(SearchError::TimeLimit { expanded, .. }) => {
+                assert!(
+                    expanded >= budget && expanded < budget + (1 << 16),
+                    "{algo}: {expanded}"
+                )
+            }
+            other => panic!("{algo}: expected the budget to stop it, got {other:?}"),
+        }
+    }
+    // Bidirectional BFS needs about 10,000 nodes on that board; a random 4x3 board takes
+    // far more.
+    let goal4 = Board::solved(npuzzle::Size::new(4, 3).unwrap());
+    let deep = npuzzle::scramble::uniform(&goal4, &mut npuzzle::scramble::Rng::new(1));
+    match solve(
+        &deep,
+        &goal4,
+        Algorithm::Bibfs,
+        HeuristicKind::Misplaced,
+        &limits,
+    ) {
+        Err(SearchError::TimeLimit { expanded, .. }) => {
+            assert!(
+                expanded >= budget && expanded < budget + (1 << 16),
+                "bibfs: {expanded}"
+            )
+        }
+        other => panic!("bibfs: expected the budget to stop it, got {other:?}"),
+    }
+}
+
+#[test]
 fn all_optimal_solutions_match_a_count_by_the_oracle() {
     // The number of shortest paths to the goal, by dynamic programming over the oracle's
     // distances, for a sample of boards; idastar_all must list exactly that many, all

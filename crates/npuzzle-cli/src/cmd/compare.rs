@@ -31,23 +31,6 @@ pub struct Args {
     pub limits: LimitOpts,
 }
 
-/// The combinations compared, in the order of the table.
-pub fn runs() -> Vec<(Algorithm, Option<HeuristicKind>)> {
-    let mut v = vec![
-        (Algorithm::Bfs, None),
-        (Algorithm::Bibfs, None),
-        (Algorithm::Iddfs, None),
-    ];
-    for h in HeuristicKind::ALL {
-        v.push((Algorithm::Astar, Some(h)));
-    }
-    for h in HeuristicKind::ALL {
-        v.push((Algorithm::Idastar, Some(h)));
-    }
-    v.push((Algorithm::Table, None));
-    v
-}
-
 fn human_time(d: Duration) -> String {
     let s = d.as_secs_f64();
     if s >= 1.0 {
@@ -78,7 +61,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         result: Result<npuzzle::Solution, SearchError>,
     }
     let rows: Vec<Row> = if solvable {
-        runs()
+        npuzzle::search::compared()
             .into_iter()
             .map(|(algo, heuristic)| Row {
                 algo,

@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use clap::Args as ClapArgs;
+use npuzzle::report::Report;
 use npuzzle::search::PdbHeuristic;
 use npuzzle::sequence::Metric;
 use npuzzle::{Algorithm, Board, DistanceTable, HeuristicKind, Notation, SearchError, Solver};
@@ -576,70 +577,46 @@ fn print_solution(
     algo: Algorithm,
     heuristic: Option<&str>,
 ) -> std::io::Result<()> {
-    let moves = args.notation.format(board, &sol.moves);
-    let st = sol.stats;
-    let length = npuzzle::sequence::length(&sol.moves, args.metric);
+    let r = Report::solved(
+        board,
+        goal,
+        sol,
+        algo,
+        heuristic,
+        args.metric,
+        args.weight,
+        args.notation,
+    );
+    if args.json {
+        return writeln!(out, "{}", r.to_json());
+    }
     let metric = match args.metric {
         Metric::Stm => "",
         Metric::Mtm => " (mtm)",
     };
-    // What is proven: the length itself for an exact search; otherwise the linear-conflict
-    // estimate of the board, a lower bound on every solution.
-    // Weighted search proves length <= W x shortest, so shortest >= length / W.
-    let weighted = args.weight.filter(|&w| w > 1.0);
-    let exact = algo.is_exact() && weighted.is_none();
-    let lower_bound = if exact {
-        length as u32
+    if sol.is_empty() {
+        writeln!(out, "{board}: solved already (0 moves)")?;
     } else {
-        let lc = HeuristicKind::LinearConflict
-            .estimate(board, goal)
-            .expect("linear conflict takes every size");
-        let by_weight = weighted.map_or(0, |w| (length as f64 / w - 1e-9).ceil() as u32);
-        lc.max(by_weight)
-    };
-    let proven = match weighted {
-        _ if exact => String::new(),
-        Some(w) => format!(" (at most {w} x optimal, lower bound {lower_bound})"),
-        None => format!(" (not proven optimal, lower bound {lower_bound})"),
-    };
-    if args.json {
-        let v = json!({
-            "board": board.to_string(),
-            "solvable": true,
-            "length": length,
-            "optimal": exact,
-            "weight": args.weight,
-            "lower_bound": lower_bound,
-            "metric": args.metric.name(),
-            "moves": moves,
-            "notation": args.notation.name(),
-            "algorithm": algo.name(),
-            "heuristic": heuristic,
-            "expanded": st.expanded,
-            "generated": st.generated,
-            "peak_stored": st.peak_stored,
-            "seconds": st.elapsed.as_secs_f64(),
-        });
-        writeln!(out, "{v}")
-    } else {
-        if sol.is_empty() {
-            writeln!(out, "{board}: solved already (0 moves)")?;
-        } else {
-            writeln!(out, "{board}: {length} moves{metric}{proven}: {moves}")?;
-        }
-        if args.stats {
-            let h = heuristic.map(|h| format!(" ({h})")).unwrap_or_default();
-            writeln!(
-                out,
-                "  {algo}{h}: {} expanded, {} generated, {} peak states, {:.6} s",
-                st.expanded,
-                st.generated,
-                st.peak_stored,
-                st.elapsed.as_secs_f64()
-            )?;
-        }
-        Ok(())
+        let (length, moves) = (r.length.unwrap_or(0), r.moves.as_deref().unwrap_or(""));
+        writeln!(
+            out,
+            "{board}: {length} moves{metric}{}: {moves}",
+            r.proven()
+        )?;
     }
+    if args.stats {
+        let h = heuristic.map(|h| format!(" ({h})")).unwrap_or_default();
+        let st = sol.stats;
+        writeln!(
+            out,
+            "  {algo}{h}: {} expanded, {} generated, {} peak states, {:.6} s",
+            st.expanded,
+            st.generated,
+            st.peak_stored,
+            st.elapsed.as_secs_f64()
+        )?;
+    }
+    Ok(())
 }
 
 fn print_unsolvable(
@@ -650,19 +627,8 @@ fn print_unsolvable(
     heuristic: Option<&str>,
 ) -> std::io::Result<()> {
     if args.json {
-        let v = json!({
-            "board": board.to_string(),
-            "solvable": false,
-            "length": null,
-            "metric": args.metric.name(),
-            "moves": null,
-            "algorithm": algo.name(),
-            "heuristic": heuristic,
-            "expanded": 0,
-            "generated": 0,
-            "seconds": 0.0,
-        });
-        writeln!(out, "{v}")
+        let r = Report::unsolvable(board, algo, heuristic, args.metric, args.notation);
+        writeln!(out, "{}", r.to_json())
     } else {
         writeln!(out, "{board}: unsolvable")
     }

@@ -179,6 +179,7 @@ impl DistanceTable {
             max_memory: u64::MAX,
             time_limit: None,
             cancel: None,
+            max_nodes: None,
         });
         precheck(start, &self.goal)?;
         let mut moves = Vec::new();

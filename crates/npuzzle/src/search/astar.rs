@@ -175,7 +175,7 @@ fn run<H: Heuristic>(
             return Ok(Solution { moves, stats });
         }
         stats.expanded += 1;
-        if stats.expanded & 0xfff == 0 && watch.expired() {
+        if stats.expanded & 0xfff == 0 && watch.stop(stats.expanded) {
             return Err(watch.timeout("astar", lower_bound, stats.expanded));
         }
         // Up to four children are stored: before a structure grows, the memory it will

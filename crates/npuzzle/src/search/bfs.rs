@@ -67,7 +67,7 @@ pub fn bfs(start: &Board, goal: &Board, limits: &Limits) -> Result<Solution, Sea
     while !frontier.is_empty() {
         for &s in &frontier {
             stats.expanded += 1;
-            if stats.expanded & 0xffff == 0 && watch.expired() {
+            if stats.expanded & 0x3fff == 0 && watch.stop(stats.expanded) {
                 return Err(watch.timeout("bfs", depth + 1, stats.expanded));
             }
             for &(d, from) in mt.from(packed::blank(s)) {

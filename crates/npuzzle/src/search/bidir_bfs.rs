@@ -54,7 +54,7 @@ pub fn bibfs(start: &Board, goal: &Board, limits: &Limits) -> Result<Solution, S
         }
         for &s in &frontier[side] {
             stats.expanded += 1;
-            if stats.expanded & 0xffff == 0 && watch.expired() {
+            if stats.expanded & 0x3fff == 0 && watch.stop(stats.expanded) {
                 return Err(watch.timeout("bibfs", depth[0] + depth[1] + 1, stats.expanded));
             }
             for &(d, from) in mt.from(packed::blank(s)) {

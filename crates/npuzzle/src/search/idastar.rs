@@ -137,7 +137,7 @@ pub(crate) fn deepen(
                     "the parity test admitted an unreachable goal"
                 );
                 bound = round(over);
-                if watch.expired() {
+                if watch.stop(search.expanded()) {
                     return Err(watch.timeout(name, bound, search.expanded()));
                 }
             }

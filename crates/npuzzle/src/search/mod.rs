@@ -275,6 +275,25 @@ impl Solver {
     }
 }
 
+/// The searches `npuzzle compare` and the web page's Compare run on one board, in the
+/// order they are shown: the blind searches, then A* and IDA* with every heuristic, then
+/// the distance table.
+pub fn compared() -> Vec<(Algorithm, Option<HeuristicKind>)> {
+    let mut v = vec![
+        (Algorithm::Bfs, None),
+        (Algorithm::Bibfs, None),
+        (Algorithm::Iddfs, None),
+    ];
+    for h in HeuristicKind::ALL {
+        v.push((Algorithm::Astar, Some(h)));
+    }
+    for h in HeuristicKind::ALL {
+        v.push((Algorithm::Idastar, Some(h)));
+    }
+    v.push((Algorithm::Table, None));
+    v
+}
+
 /// Solves one board with the named algorithm (`Auto` as in [`Solver`]); `heuristic` is
 /// used by `astar` and `idastar` (and by `auto` when it picks `idastar`).
 ///
