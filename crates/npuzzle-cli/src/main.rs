@@ -137,6 +137,7 @@ enum Command {
     Scramble(cmd::scramble::Args),
     Moves(cmd::sequence::Args),
     Render(cmd::render::Args),
+    Serve(cmd::serve::Args),
 }
 
 /// Help, version, or a bad command line: clap's text, written where it belongs with the
@@ -179,6 +180,7 @@ fn main() -> ExitCode {
         Command::Scramble(a) => cmd::scramble::run(a, &mut out),
         Command::Moves(a) => cmd::sequence::run(a, &mut out),
         Command::Render(a) => cmd::render::run(a, &mut out),
+        Command::Serve(a) => cmd::serve::run(a, &mut out),
     };
     let flushed = out.flush();
     match (result, flushed) {

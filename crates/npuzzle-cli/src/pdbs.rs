@@ -144,3 +144,25 @@ pub fn heuristic(
     }
     PdbHeuristic::new(goal, dbs).map_err(Fail::input)
 }
+
+/// The heuristic for `goal` and the partition `spec` if every database of it is in `dir`
+/// and sound; nothing is built.
+pub fn cached(goal: &Board, spec: &str, dir: Option<&Path>, how: Load) -> Option<PdbHeuristic> {
+    let dir = dir?;
+    let parts = partition(goal, spec).ok()?;
+    let mut dbs = Vec::new();
+    for tiles in &parts {
+        let path = dir.join(file_name(goal, tiles));
+        if !path.exists() {
+            return None;
+        }
+        match load(&path, goal, tiles, how) {
+            Ok(db) => dbs.push(db),
+            Err(e) => {
+                crate::note!("npuzzle: {}: {e}; not used", path.display());
+                return None;
+            }
+        }
+    }
+    PdbHeuristic::new(goal, dbs).ok()
+}

@@ -9,5 +9,6 @@ pub mod pdb;
 pub mod render;
 pub mod scramble;
 pub mod sequence;
+pub mod serve;
 pub mod solvable;
 pub mod solve;

@@ -1,0 +1,160 @@
+//! `npuzzle serve`: the page and the JSON API on a local web server.
+
+use std::io::Write;
+use std::net::ToSocketAddrs;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::Args as ClapArgs;
+use npuzzle::Board;
+
+use crate::opts::{parse_bytes, parse_duration};
+use crate::{Fail, IO, OK};
+
+/// Serve a page to play, solve and compare searches in the browser, and a JSON API.
+///
+/// The page and the API are served from this binary; nothing is fetched from the
+/// network. Pattern databases for 4x4 are loaded once if they are cached (or built at
+/// the start when --pdb names them) and shared by every request.
+#[derive(ClapArgs, Debug)]
+#[command(
+    after_help = "Examples:\n  npuzzle serve                       # http://127.0.0.1:8080/\n  npuzzle serve --bind 127.0.0.1:0    # any free port (printed)\n  npuzzle serve --pdb 7-8             # build the 4x4 databases first if missing\n\nAPI (README, \"The browser page\"):\n  GET  /api/health\n  GET  /api/scramble?size=4x4[&seed=S][&moves=K]\n  POST /api/solve    {\"board\": \"8 1 3/4 0 2/7 6 5\", \"algorithm\": \"auto\"}\n  POST /api/compare  {\"board\": \"8 1 3/4 0 2/7 6 5\"}"
+)]
+pub struct Args {
+    /// Address to listen on; anything but loopback lets other machines use the server.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
+    pub bind: String,
+    /// Solves run at once for each lane (small boards, large boards) [default: all cores].
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub workers: usize,
+    /// Solves that may wait behind the running ones (for large boards a quarter of it);
+    /// past it requests get 503 with Retry-After.
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    pub queue: usize,
+    /// Time each search may take, e.g. 10s, 500ms.
+    #[arg(long, value_name = "TIME", default_value = "10s", value_parser = parse_duration)]
+    pub time_limit: Duration,
+    /// Nodes each search may expand.
+    #[arg(long, value_name = "N", default_value_t = 500_000_000)]
+    pub max_nodes: u64,
+    /// Memory each search may use, e.g. 512M.
+    #[arg(long, value_name = "BYTES", default_value = "512M", value_parser = parse_bytes)]
+    pub max_memory: u64,
+    /// 4x4 pattern databases to use: 7-8, 6-6-3 or 5-5-5, built at the start if missing
+    /// [default: the largest set already cached, none built].
+    #[arg(long, value_name = "PARTITION")]
+    pub pdb: Option<String>,
+    /// Where pattern databases are kept [default: $NPUZZLE_PDB_DIR, else the cache directory].
+    #[arg(long, value_name = "DIR")]
+    pub pdb_dir: Option<PathBuf>,
+    /// How database files are loaded: map, read or auto.
+    #[arg(long, value_name = "HOW", default_value = "auto")]
+    pub pdb_load: npuzzle::heuristic::pdb::Load,
+}
+
+pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
+    let addr = args
+        .bind
+        .to_socket_addrs()
+        .map_err(|e| {
+            Fail::input(format!(
+                "--bind: expected an address such as 127.0.0.1:8080, found {:?}: {e}",
+                args.bind
+            ))
+        })?
+        .next()
+        .ok_or_else(|| {
+            Fail::input(format!(
+                "--bind: expected an address such as 127.0.0.1:8080, found {:?} (it names no address)",
+                args.bind
+            ))
+        })?;
+    if args.workers > 1024 {
+        return Err(Fail::input(format!(
+            "--workers: expected at most 1024, found {}",
+            args.workers
+        )));
+    }
+    let goal = Board::solved(npuzzle::Size::square(4).expect("4x4"));
+    let dir = crate::pdbs::pdb_dir(&args.pdb_dir);
+    let pdbs = match &args.pdb {
+        Some(spec) => {
+            let h = crate::pdbs::heuristic(
+                &goal,
+                spec,
+                &npuzzle::Limits::default(),
+                0,
+                dir.as_deref(),
+                args.pdb_load,
+            )?;
+            crate::note!("npuzzle: 4x4 pattern databases {spec} loaded");
+            vec![(goal, Arc::new(h))]
+        }
+        None => {
+            let found = ["7-8", "6-6-3", "5-5-5"].iter().find_map(|spec| {
+                crate::pdbs::cached(&goal, spec, dir.as_deref(), args.pdb_load).map(|h| (spec, h))
+            });
+            match found {
+                Some((spec, h)) => {
+                    crate::note!("npuzzle: 4x4 pattern databases {spec} loaded from the cache");
+                    vec![(goal, Arc::new(h))]
+                }
+                None => {
+                    crate::note!(
+                        "npuzzle: no 4x4 pattern databases cached: 4x4 boards are solved by IDA* \
+                         with linear conflict (hard ones may hit the time limit); \
+                         `npuzzle serve --pdb 7-8` builds them (about 2 minutes, 1.5 GB)"
+                    );
+                    Vec::new()
+                }
+            }
+        }
+    };
+    let config = npuzzle_web::Config {
+        workers: match args.workers {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        },
+        queue: args.queue,
+        time_limit: args.time_limit,
+        max_nodes: args.max_nodes,
+        max_memory: args.max_memory,
+        pdbs,
+        ..npuzzle_web::Config::default()
+    };
+    let flag = crate::opts::interrupt_flag();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Fail {
+            code: IO,
+            message: format!("cannot start the server's runtime: {e}"),
+        })?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|e| Fail {
+                code: IO,
+                message: format!("cannot listen on {addr}: {e}"),
+            })?;
+        let local = listener.local_addr()?;
+        if !local.ip().is_loopback() {
+            crate::note!(
+                "npuzzle: warning: listening on {local}, not loopback: anyone who can reach this \
+                 machine can use the server (there is no authentication)"
+            );
+        }
+        writeln!(out, "http://{local}/")?;
+        out.flush()?;
+        crate::note!("npuzzle: serving http://{local}/ (Ctrl-C to stop)");
+        let shutdown = async move {
+            while !flag.load(std::sync::atomic::Ordering::SeqCst) {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        };
+        npuzzle_web::serve(listener, config, shutdown).await?;
+        crate::note!("npuzzle: server stopped");
+        Ok(OK)
+    })
+}

@@ -1,0 +1,671 @@
+//! The JSON API: requests read and checked, searches run in their lane, answers written.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, QueryRejection};
+use axum::extract::{Query, State as Shared};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use npuzzle::report::Report;
+use npuzzle::search::{compared, PdbHeuristic, FAST_FROM};
+use npuzzle::sequence::Metric;
+use npuzzle::{
+    is_solvable, Algorithm, Board, DistanceTable, HeuristicKind, Limits, Notation, SearchError,
+    Size,
+};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::lanes::{CancelOnDrop, Lane, Refused};
+use crate::Config;
+
+/// Boards of at most this many cells are solved in the small boards' lane.
+const SMALL: usize = 9;
+/// Distance tables kept for small boards' goals at most (each 3x3 one is 181,440 bytes).
+const MAX_TABLES: usize = 64;
+/// Moves a walk scramble may have at most.
+const MAX_WALK: usize = 1_000_000;
+
+/// What every request shares.
+pub struct State {
+    config: Config,
+    small: Lane,
+    large: Lane,
+    tables: Mutex<HashMap<Board, Arc<DistanceTable>>>,
+    started: Instant,
+    seeds: AtomicU64,
+}
+
+impl State {
+    pub fn new(config: Config) -> State {
+        let small = Lane::new(config.workers, config.queue);
+        let large = Lane::new(config.workers, (config.queue / 4).max(1));
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        State {
+            config,
+            small,
+            large,
+            tables: Mutex::new(HashMap::new()),
+            started: Instant::now(),
+            seeds: AtomicU64::new(now),
+        }
+    }
+
+    fn limits(&self, cancel: &Arc<AtomicBool>, time: std::time::Duration) -> Limits {
+        Limits {
+            max_memory: self.config.max_memory,
+            time_limit: Some(time),
+            cancel: Some(cancel.clone()),
+            max_nodes: Some(self.config.max_nodes),
+        }
+    }
+
+    fn pdb(&self, goal: &Board) -> Option<Arc<PdbHeuristic>> {
+        self.config
+            .pdbs
+            .iter()
+            .find(|(g, _)| g == goal)
+            .map(|(_, h)| h.clone())
+    }
+
+    /// The distance table of a small goal, built on first use.
+    fn table(&self, goal: &Board, limits: &Limits) -> Result<Arc<DistanceTable>, SearchError> {
+        let mut tables = self.tables.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(t) = tables.get(goal) {
+            return Ok(t.clone());
+        }
+        let t = Arc::new(DistanceTable::build(goal, limits)?);
+        if tables.len() >= MAX_TABLES {
+            tables.clear();
+        }
+        tables.insert(goal.clone(), t.clone());
+        Ok(t)
+    }
+
+    fn lane(&self, cells: usize) -> &Lane {
+        if cells <= SMALL {
+            &self.small
+        } else {
+            &self.large
+        }
+    }
+}
+
+/// A JSON error answer: `{"error": message}`.
+pub fn error(status: StatusCode, message: impl Into<String>) -> Response {
+    json_response(status, json!({ "error": message.into() }).to_string())
+}
+
+/// A request turned away before any work: its status and what is wrong.
+pub struct Rejected(StatusCode, String);
+
+fn reject(status: StatusCode, message: impl Into<String>) -> Rejected {
+    Rejected(status, message.into())
+}
+
+impl IntoResponse for Rejected {
+    fn into_response(self) -> Response {
+        error(self.0, self.1)
+    }
+}
+
+fn json_response(status: StatusCode, body: String) -> Response {
+    (
+        status,
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        body,
+    )
+        .into_response()
+}
+
+fn refused(r: Refused, lane: &Lane) -> Response {
+    match r {
+        Refused::Busy => {
+            let mut resp = error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "busy: {} solves running and {} waiting for boards of this size; try again \
+                     in a second",
+                    lane.running(),
+                    lane.waiting()
+                ),
+            );
+            resp.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+            resp
+        }
+        Refused::Panicked => error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal error: the search failed unexpectedly (a bug; please report the board)",
+        ),
+    }
+}
+
+/// A request body read as JSON of type `T`, or the 4xx answer saying what is wrong.
+fn read_json<T: serde::de::DeserializeOwned>(
+    body: Result<Bytes, BytesRejection>,
+) -> Result<T, Rejected> {
+    let body = body.map_err(|r| {
+        let status = r.status();
+        let message = if status == StatusCode::PAYLOAD_TOO_LARGE {
+            "request body too large: expected a small JSON object such as {\"board\": \"8 1 3/4 0 2/7 6 5\"}".to_string()
+        } else {
+            format!("cannot read the request body: {}", r.body_text())
+        };
+        reject(status, message)
+    })?;
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Err(reject(
+            StatusCode::BAD_REQUEST,
+            "expected a JSON object such as {\"board\": \"8 1 3/4 0 2/7 6 5\"}, found an empty body",
+        ));
+    }
+    serde_json::from_slice(&body).map_err(|e| {
+        reject(
+            StatusCode::BAD_REQUEST,
+            format!("request body: expected a JSON object such as {{\"board\": \"8 1 3/4 0 2/7 6 5\"}}: {e}"),
+        )
+    })
+}
+
+/// A solve request: the board and, optionally, how to solve it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SolveRequest {
+    /// The board, in any form the CLI reads (`8 1 3/4 0 2/7 6 5`, `813402765`, grid lines).
+    pub board: String,
+    /// `WxH`, where the board alone does not tell.
+    #[serde(default)]
+    pub size: Option<String>,
+    /// The goal [default: tiles in order, blank last].
+    #[serde(default)]
+    pub goal: Option<String>,
+    /// auto, bfs, bibfs, astar, iddfs, idastar, table or fast [default: auto].
+    #[serde(default)]
+    pub algorithm: Option<String>,
+    /// misplaced, manhattan, linear-conflict or walking-distance.
+    #[serde(default)]
+    pub heuristic: Option<String>,
+    /// tile, blank or tiles [default: tile].
+    #[serde(default)]
+    pub notation: Option<String>,
+    /// stm or mtm [default: stm].
+    #[serde(default)]
+    pub metric: Option<String>,
+    /// A weight from 1 to 100 for weighted IDA*.
+    #[serde(default)]
+    pub weight: Option<f64>,
+}
+
+/// A compare request: the board, and its size and goal where needed.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompareRequest {
+    /// The board.
+    pub board: String,
+    /// `WxH`, where the board alone does not tell.
+    #[serde(default)]
+    pub size: Option<String>,
+    /// The goal [default: tiles in order, blank last].
+    #[serde(default)]
+    pub goal: Option<String>,
+}
+
+/// A request's board and goal, checked.
+fn board_and_goal(
+    board: &str,
+    size: Option<&str>,
+    goal: Option<&str>,
+) -> Result<(Board, Board), Rejected> {
+    let bad = |m: String| reject(StatusCode::UNPROCESSABLE_ENTITY, m);
+    let size = size
+        .map(|s| s.parse::<Size>().map_err(|e| bad(format!("size: {e}"))))
+        .transpose()?;
+    let board = Board::parse(board, size).map_err(|e| bad(format!("board: {e}")))?;
+    let goal = match goal {
+        Some(g) => {
+            let g = Board::parse(g, Some(board.size())).map_err(|e| bad(format!("goal: {e}")))?;
+            if g.size() != board.size() {
+                return Err(bad(format!(
+                    "goal: expected a {} board to match the board, found a {} one",
+                    board.size(),
+                    g.size()
+                )));
+            }
+            g
+        }
+        None => Board::solved(board.size()),
+    };
+    Ok((board, goal))
+}
+
+/// A solve request checked: everything the search needs.
+struct Job {
+    board: Board,
+    goal: Board,
+    algorithm: Algorithm,
+    heuristic: Option<HeuristicKind>,
+    notation: Notation,
+    metric: Metric,
+    weight: Option<f64>,
+}
+
+fn job(req: &SolveRequest) -> Result<Job, Rejected> {
+    let bad = |m: String| reject(StatusCode::UNPROCESSABLE_ENTITY, m);
+    let (board, goal) = board_and_goal(&req.board, req.size.as_deref(), req.goal.as_deref())?;
+    let algorithm = match &req.algorithm {
+        Some(a) => a
+            .parse::<Algorithm>()
+            .map_err(|e| bad(format!("algorithm: {e}")))?,
+        None => Algorithm::Auto,
+    };
+    let heuristic = req
+        .heuristic
+        .as_deref()
+        .map(|h| {
+            h.parse::<HeuristicKind>()
+                .map_err(|e| bad(format!("heuristic: {e}")))
+        })
+        .transpose()?;
+    let notation = match &req.notation {
+        Some(n) => n
+            .parse::<Notation>()
+            .map_err(|e| bad(format!("notation: {e}")))?,
+        None => Notation::Tile,
+    };
+    let metric = match &req.metric {
+        Some(m) => m
+            .parse::<Metric>()
+            .map_err(|e| bad(format!("metric: {e}")))?,
+        None => Metric::Stm,
+    };
+    if let Some(w) = req.weight {
+        if !(1.0..=100.0).contains(&w) {
+            return Err(bad(format!("weight: expected from 1 to 100, found {w}")));
+        }
+        if metric == Metric::Mtm || !matches!(algorithm, Algorithm::Auto | Algorithm::Idastar) {
+            return Err(bad(
+                "weight: weighted search is IDA* (algorithm auto or idastar, metric stm)"
+                    .to_string(),
+            ));
+        }
+    }
+    if metric == Metric::Mtm && !matches!(algorithm, Algorithm::Auto | Algorithm::Idastar) {
+        return Err(bad(
+            "metric: mtm is solved by idastar (algorithm auto or idastar)".to_string(),
+        ));
+    }
+    Ok(Job {
+        board,
+        goal,
+        algorithm,
+        heuristic,
+        notation,
+        metric,
+        weight: req.weight,
+    })
+}
+
+/// A search that gave no answer: its message, and the lower bound it proved if any.
+struct Failed {
+    message: String,
+    lower_bound: Option<u32>,
+}
+
+impl From<SearchError> for Failed {
+    fn from(e: SearchError) -> Failed {
+        let lower_bound = match &e {
+            SearchError::TimeLimit { lower_bound, .. } => Some(*lower_bound),
+            _ => None,
+        };
+        Failed {
+            message: e.to_string(),
+            lower_bound,
+        }
+    }
+}
+
+/// Runs one solve (on a blocking thread).
+fn run_solve(state: &State, job: &Job, limits: &Limits) -> Result<Report, Failed> {
+    let (board, goal) = (&job.board, &job.goal);
+    let h = job.heuristic.unwrap_or(HeuristicKind::LinearConflict);
+    let solved = |sol: &npuzzle::Solution, algo: Algorithm, name: Option<&str>| {
+        Report::solved(
+            board,
+            goal,
+            sol,
+            algo,
+            name,
+            job.metric,
+            job.weight,
+            job.notation,
+        )
+    };
+    if !is_solvable(board, goal).expect("sizes checked") {
+        return Ok(Report::unsolvable(
+            board,
+            job.algorithm,
+            None,
+            job.metric,
+            job.notation,
+        ));
+    }
+    if let Some(w) = job.weight {
+        let sol = npuzzle::search::idastar_weighted(board, goal, h, w, limits)?;
+        return Ok(solved(&sol, Algorithm::Idastar, Some(h.name())));
+    }
+    if job.metric == Metric::Mtm {
+        let sol = npuzzle::search::idastar_mtm(board, goal, limits)?;
+        return Ok(solved(
+            &sol,
+            Algorithm::Idastar,
+            Some("multi-tile walking distance"),
+        ));
+    }
+    if job.algorithm != Algorithm::Auto {
+        let sol = npuzzle::solve(board, goal, job.algorithm, h, limits)?;
+        let name = job.algorithm.uses_heuristic().then_some(h.name());
+        return Ok(solved(&sol, job.algorithm, name));
+    }
+    // auto: a table for small boards, pattern databases where loaded (unless a heuristic
+    // is named), the fast solver on large boards, IDA* otherwise; an exact search that
+    // runs out of time or nodes is answered by the fast solver with the bound it proved.
+    let cells = board.size().cells();
+    let exact = if cells <= SMALL {
+        state
+            .table(goal, limits)
+            .and_then(|t| t.solve(board))
+            .map(|s| (s, Algorithm::Table, None))
+    } else if cells >= FAST_FROM {
+        let sol = npuzzle::search::fast(board, goal, limits)?;
+        return Ok(solved(&sol, Algorithm::Fast, None));
+    } else if let Some(pdb) = state.pdb(goal).filter(|_| job.heuristic.is_none()) {
+        npuzzle::search::idastar_pdb_parallel(board, goal, &pdb, limits, 1)
+            .map(|s| (s, Algorithm::Idastar, Some("pattern databases")))
+    } else {
+        npuzzle::search::idastar(board, goal, h, limits)
+            .map(|s| (s, Algorithm::Idastar, Some(h.name())))
+    };
+    match exact {
+        Ok((sol, algo, name)) => Ok(solved(&sol, algo, name)),
+        Err(SearchError::TimeLimit { lower_bound, .. })
+            if !limits
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed)) =>
+        {
+            let quick = Limits {
+                max_nodes: None,
+                ..limits.clone()
+            };
+            let sol = npuzzle::search::fast(
+                board,
+                goal,
+                &Limits {
+                    time_limit: Some(std::time::Duration::from_secs(10)),
+                    ..quick
+                },
+            )?;
+            let mut r = solved(&sol, Algorithm::Fast, None);
+            r.lower_bound = r.lower_bound.map(|l| l.max(lower_bound));
+            Ok(r)
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+pub async fn solve(
+    Shared(state): Shared<Arc<State>>,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let req: SolveRequest = match read_json(body) {
+        Ok(r) => r,
+        Err(r) => return r.into_response(),
+    };
+    let job = match job(&req) {
+        Ok(j) => j,
+        Err(r) => return r.into_response(),
+    };
+    let cancel = Arc::new(AtomicBool::new(false));
+    let _cancel_if_gone = CancelOnDrop(cancel.clone());
+    let limits = state.limits(&cancel, state.config.time_limit);
+    let lane = state.lane(job.board.size().cells());
+    let st = state.clone();
+    match lane.run(move || run_solve(&st, &job, &limits)).await {
+        Ok(Ok(report)) => json_response(StatusCode::OK, report.to_json()),
+        Ok(Err(f)) => json_response(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            json!({ "error": f.message, "lower_bound": f.lower_bound }).to_string(),
+        ),
+        Err(r) => refused(r, lane),
+    }
+}
+
+/// Runs every applicable search on one board (on a blocking thread).
+fn run_compare(state: &State, board: &Board, goal: &Board, limits: &Limits) -> Value {
+    let solvable = is_solvable(board, goal).expect("sizes checked");
+    let mut runs = Vec::new();
+    let mut length = None;
+    let mut disagree = None;
+    if solvable {
+        let mut searches: Vec<(Algorithm, Option<HeuristicKind>, Option<Arc<PdbHeuristic>>)> =
+            compared().into_iter().map(|(a, h)| (a, h, None)).collect();
+        if let Some(pdb) = state.pdb(goal) {
+            searches.push((Algorithm::Idastar, None, Some(pdb)));
+        }
+        for (algo, h, pdb) in searches {
+            if limits
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed))
+            {
+                break;
+            }
+            let result = match &pdb {
+                Some(p) => npuzzle::search::idastar_pdb_parallel(board, goal, p, limits, 1),
+                None => npuzzle::solve(
+                    board,
+                    goal,
+                    algo,
+                    h.unwrap_or(HeuristicKind::Manhattan),
+                    limits,
+                ),
+            };
+            let heuristic = match (&pdb, h) {
+                (Some(_), _) => Some("pattern databases"),
+                (None, h) => h.map(|h| h.name()),
+            };
+            let row = match result {
+                Ok(sol) => {
+                    match length {
+                        None => length = Some(sol.len()),
+                        Some(l) if l != sol.len() => disagree = Some(algo.name()),
+                        _ => {}
+                    }
+                    json!({
+                        "algorithm": algo.name(),
+                        "heuristic": heuristic,
+                        "length": sol.len(),
+                        "expanded": sol.stats.expanded,
+                        "generated": sol.stats.generated,
+                        "peak_stored": sol.stats.peak_stored,
+                        "seconds": sol.stats.elapsed.as_secs_f64(),
+                        "error": null,
+                    })
+                }
+                Err(e) => json!({
+                    "algorithm": algo.name(),
+                    "heuristic": heuristic,
+                    "length": null,
+                    "expanded": match &e { SearchError::TimeLimit { expanded, .. } => Some(*expanded), _ => None },
+                    "generated": null,
+                    "peak_stored": null,
+                    "seconds": null,
+                    "error": e.to_string(),
+                }),
+            };
+            runs.push(row);
+        }
+    }
+    json!({
+        "board": board.to_string(),
+        "goal": goal.to_string(),
+        "solvable": solvable,
+        "length": length,
+        "runs": runs,
+        "disagree": disagree,
+    })
+}
+
+pub async fn compare(
+    Shared(state): Shared<Arc<State>>,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let req: CompareRequest = match read_json(body) {
+        Ok(r) => r,
+        Err(r) => return r.into_response(),
+    };
+    let (board, goal) = match board_and_goal(&req.board, req.size.as_deref(), req.goal.as_deref()) {
+        Ok(p) => p,
+        Err(r) => return r.into_response(),
+    };
+    let cancel = Arc::new(AtomicBool::new(false));
+    let _cancel_if_gone = CancelOnDrop(cancel.clone());
+    let limits = state.limits(&cancel, state.config.compare_time_limit);
+    // A comparison runs a dozen searches: always in the large boards' lane.
+    let lane = &state.large;
+    let st = state.clone();
+    match lane
+        .run(move || run_compare(&st, &board, &goal, &limits))
+        .await
+    {
+        Ok(mut v) if v["disagree"].is_null() => {
+            if let Some(o) = v.as_object_mut() {
+                o.remove("disagree");
+            }
+            json_response(StatusCode::OK, v.to_string())
+        }
+        Ok(v) => error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!(
+                "internal error: {} disagrees on the optimal length (a bug; please report the board)",
+                v["disagree"]
+            ),
+        ),
+        Err(r) => refused(r, lane),
+    }
+}
+
+/// The query of `GET /api/scramble`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScrambleQuery {
+    size: Option<String>,
+    seed: Option<u64>,
+    moves: Option<usize>,
+    goal: Option<String>,
+}
+
+pub async fn scramble(
+    Shared(state): Shared<Arc<State>>,
+    query: Result<Query<ScrambleQuery>, QueryRejection>,
+) -> Response {
+    let bad = |m: String| error(StatusCode::UNPROCESSABLE_ENTITY, m);
+    let q = match query {
+        Ok(Query(q)) => q,
+        Err(r) => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                format!(
+                    "query: expected size=WxH with optional seed (a number), moves (a number) and \
+                     goal: {}",
+                    r.body_text()
+                ),
+            )
+        }
+    };
+    let size = match q.size.as_deref().map(str::parse::<Size>).transpose() {
+        Ok(s) => s,
+        Err(e) => return bad(format!("size: {e}")),
+    };
+    let goal = match (&q.goal, size) {
+        (Some(g), s) => match Board::parse(g, s) {
+            Ok(g) if s.is_some_and(|s| s != g.size()) => {
+                return bad(format!(
+                    "goal: expected a {} board, found a {} one",
+                    s.expect("checked"),
+                    g.size()
+                ))
+            }
+            Ok(g) => g,
+            Err(e) => return bad(format!("goal: {e}")),
+        },
+        (None, Some(s)) => Board::solved(s),
+        (None, None) => {
+            return bad("size: expected a size such as size=4x4 (or a goal), found none".into())
+        }
+    };
+    if q.moves.is_some_and(|m| m > MAX_WALK) {
+        return bad(format!(
+            "moves: expected at most {MAX_WALK}, found {}",
+            q.moves.unwrap_or(0)
+        ));
+    }
+    let seed = q.seed.unwrap_or_else(|| {
+        // Distinct seeds for requests in the same nanosecond.
+        let s = state
+            .seeds
+            .fetch_add(0x9e37_79b9_7f4a_7c15, Ordering::Relaxed);
+        npuzzle::scramble::Rng::new(s).next_u64()
+    });
+    let mut rng = npuzzle::scramble::Rng::new(seed);
+    let (board, walk) = match q.moves {
+        Some(k) => {
+            let (b, m) = npuzzle::scramble::walk(&goal, k, &mut rng);
+            let text = Notation::Tile.format(&goal, &m);
+            (b, Some(text))
+        }
+        None => (npuzzle::scramble::uniform(&goal, &mut rng), None),
+    };
+    json_response(
+        StatusCode::OK,
+        json!({
+            "board": board.to_string(),
+            "size": board.size().to_string(),
+            "goal": goal.to_string(),
+            "seed": seed,
+            "moves": walk,
+        })
+        .to_string(),
+    )
+}
+
+pub async fn health(Shared(state): Shared<Arc<State>>) -> Response {
+    let lane = |l: &Lane| json!({ "running": l.running(), "waiting": l.waiting() });
+    let pdbs: Vec<String> = state
+        .config
+        .pdbs
+        .iter()
+        .map(|(g, _)| g.to_string())
+        .collect();
+    json_response(
+        StatusCode::OK,
+        json!({
+            "status": "ok",
+            "version": env!("CARGO_PKG_VERSION"),
+            "uptime_seconds": state.started.elapsed().as_secs_f64(),
+            "solves": { "small_boards": lane(&state.small), "large_boards": lane(&state.large) },
+            "pattern_databases": pdbs,
+        })
+        .to_string(),
+    )
+}

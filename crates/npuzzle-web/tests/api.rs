@@ -1,0 +1,423 @@
+//! The JSON API on an ephemeral port: answers checked against a BFS written here, errors
+//! against what they must say, admission (503) and cancellation by what the server reports.
+
+mod common;
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use common::{get, post, start};
+use npuzzle::scramble::{uniform, walk, Rng};
+use npuzzle::{Board, Notation, Size};
+
+/// Distances to the 3x3 goal of every reachable board, by a plain BFS.
+fn oracle() -> HashMap<Vec<u8>, u32> {
+    let goal = Board::solved(Size::new(3, 3).unwrap());
+    let mut dist = HashMap::new();
+    dist.insert(goal.cells().to_vec(), 0);
+    let mut frontier = vec![goal.cells().to_vec()];
+    let mut d = 0;
+    while !frontier.is_empty() {
+        d += 1;
+        let mut next = Vec::new();
+        for cells in frontier {
+            let b = cells.iter().position(|&c| c == 0).unwrap();
+            let (r, c) = (b / 3, b % 3);
+            let mut nbrs = Vec::new();
+            if r > 0 {
+                nbrs.push(b - 3)
+            }
+            if r < 2 {
+                nbrs.push(b + 3)
+            }
+            if c > 0 {
+                nbrs.push(b - 1)
+            }
+            if c < 2 {
+                nbrs.push(b + 1)
+            }
+            for n in nbrs {
+                let mut x = cells.clone();
+                x.swap(b, n);
+                if !dist.contains_key(&x) {
+                    dist.insert(x.clone(), d);
+                    next.push(x);
+                }
+            }
+        }
+        frontier = next;
+    }
+    dist
+}
+
+fn reaches_goal(board: &str, moves: &str, notation: Notation) -> bool {
+    let mut b: Board = board.parse().unwrap();
+    let goal = Board::solved(b.size());
+    let m = notation.parse(&b, moves).unwrap();
+    b.apply_all(&m).unwrap();
+    b == goal
+}
+
+const FIELDS: [&str; 15] = [
+    "board",
+    "solvable",
+    "length",
+    "optimal",
+    "weight",
+    "lower_bound",
+    "metric",
+    "moves",
+    "notation",
+    "algorithm",
+    "heuristic",
+    "expanded",
+    "generated",
+    "peak_stored",
+    "seconds",
+];
+
+#[test]
+fn the_page_and_health_are_served() {
+    let addr = start(npuzzle_web::Config::default());
+    let page = get(addr, "/");
+    assert_eq!(page.status, 200);
+    assert!(page
+        .header("content-type")
+        .unwrap()
+        .starts_with("text/html"));
+    assert!(page.body.contains("<title>npuzzle</title>"));
+    // Nothing fetched from elsewhere: no external scripts, styles or fonts.
+    assert!(!page.body.contains("http://") && !page.body.contains("https://"));
+    let h = get(addr, "/api/health");
+    assert_eq!(h.status, 200);
+    assert_eq!(h.json()["status"], "ok");
+}
+
+#[test]
+fn solves_are_optimal_by_the_bfs_and_reach_the_goal() {
+    let dist = oracle();
+    let addr = start(npuzzle_web::Config::default());
+    let goal = Board::solved(Size::new(3, 3).unwrap());
+    let mut rng = Rng::new(77);
+    for i in 0..60 {
+        let b = uniform(&goal, &mut rng);
+        let (algo, notation) = [
+            ("auto", Notation::Tile),
+            ("idastar", Notation::Blank),
+            ("astar", Notation::Tiles),
+            ("bibfs", Notation::Tile),
+        ][i % 4];
+        let req = serde_json::json!({"board": b.to_string(), "algorithm": algo, "notation": notation.name()});
+        let a = post(addr, "/api/solve", &req.to_string());
+        assert_eq!(a.status, 200, "{}", a.body);
+        let v = a.json();
+        let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+        for f in FIELDS {
+            assert!(keys.contains(&f), "{f} missing from {}", a.body);
+        }
+        assert_eq!(keys.len(), FIELDS.len(), "{}", a.body);
+        assert_eq!(v["length"], dist[b.cells()], "{b} by {algo}");
+        assert_eq!(v["optimal"], true);
+        assert!(
+            reaches_goal(&b.to_string(), v["moves"].as_str().unwrap(), notation),
+            "{b}"
+        );
+    }
+    // Unsolvable: said so, not an error.
+    let a = post(addr, "/api/solve", r#"{"board": "2 1 3/4 5 6/7 8 0"}"#);
+    assert_eq!(a.status, 200);
+    assert_eq!(a.json()["solvable"], false);
+    // The fast solver on a large board: a valid answer, not claimed optimal.
+    let big = uniform(&Board::solved(Size::new(8, 8).unwrap()), &mut rng);
+    let a = post(
+        addr,
+        "/api/solve",
+        &serde_json::json!({"board": big.to_string()}).to_string(),
+    );
+    assert_eq!(a.status, 200, "{}", a.body);
+    let v = a.json();
+    assert_eq!(
+        (v["algorithm"].as_str(), v["optimal"].as_bool()),
+        (Some("fast"), Some(false))
+    );
+    assert!(v["lower_bound"].as_u64().unwrap() <= v["length"].as_u64().unwrap());
+    assert!(reaches_goal(
+        &big.to_string(),
+        v["moves"].as_str().unwrap(),
+        Notation::Tile
+    ));
+}
+
+#[test]
+fn an_exact_search_out_of_time_is_answered_fast_with_its_bound() {
+    let addr = start(npuzzle_web::Config {
+        max_nodes: 20_000,
+        ..npuzzle_web::Config::default()
+    });
+    // A random 4x4 takes IDA* with linear conflict far more than 20,000 nodes.
+    let b = uniform(&Board::solved(Size::new(4, 4).unwrap()), &mut Rng::new(5));
+    let a = post(
+        addr,
+        "/api/solve",
+        &serde_json::json!({"board": b.to_string()}).to_string(),
+    );
+    assert_eq!(a.status, 200, "{}", a.body);
+    let v = a.json();
+    assert_eq!(v["optimal"], false);
+    assert!(v["lower_bound"].as_u64().unwrap() >= 30);
+    assert!(reaches_goal(
+        &b.to_string(),
+        v["moves"].as_str().unwrap(),
+        Notation::Tile
+    ));
+    // A named algorithm is not replaced: the limit is reported with the bound.
+    let a = post(
+        addr,
+        "/api/solve",
+        &serde_json::json!({"board": b.to_string(), "algorithm": "idastar"}).to_string(),
+    );
+    assert_eq!(a.status, 422, "{}", a.body);
+    let v = a.json();
+    assert!(
+        v["error"].as_str().unwrap().contains("node budget"),
+        "{}",
+        a.body
+    );
+    assert!(v["lower_bound"].as_u64().unwrap() >= 30);
+}
+
+#[test]
+fn bad_requests_get_a_4xx_saying_what_is_wrong() {
+    let addr = start(npuzzle_web::Config::default());
+    let big = format!("{{\"board\": \"{}\"}}", "1 ".repeat(20_000));
+    let cases: Vec<(&str, &str, Option<&str>, u16, &str)> = vec![
+        ("POST", "/api/solve", Some(""), 400, "found an empty body"),
+        (
+            "POST",
+            "/api/solve",
+            Some("{\"board\": "),
+            400,
+            "EOF while parsing",
+        ),
+        (
+            "POST",
+            "/api/solve",
+            Some("[1, 2]"),
+            400,
+            "expected a JSON object",
+        ),
+        (
+            "POST",
+            "/api/solve",
+            Some("{\"bord\": \"1 2 3/4 5 6/7 8 0\"}"),
+            400,
+            "unknown field `bord`",
+        ),
+        (
+            "POST",
+            "/api/solve",
+            Some("{\"board\": 5}"),
+            400,
+            "invalid type",
+        ),
+        (
+            "POST",
+            "/api/solve",
+            Some("{\"board\": \"1 2 3/4 5 6/7 8 9\"}"),
+            422,
+            "board: expected tiles 1 to 8",
+        ),
+        (
+            "POST",
+            "/api/solve",
+            Some("{\"board\": \"1 2 3/4 5 6/7 8 0\", \"algorithm\": \"dfs\"}"),
+            422,
+            "algorithm: expected auto, bfs",
+        ),
+        (
+            "POST",
+            "/api/solve",
+            Some("{\"board\": \"1 2 3/4 5 6/7 8 0\", \"heuristic\": \"x\"}"),
+            422,
+            "heuristic: expected",
+        ),
+        (
+            "POST",
+            "/api/solve",
+            Some("{\"board\": \"1 2 3/4 5 6/7 8 0\", \"weight\": 0.5}"),
+            422,
+            "weight: expected from 1 to 100",
+        ),
+        (
+            "POST",
+            "/api/solve",
+            Some("{\"board\": \"1 2 3/4 5 6/7 8 0\", \"goal\": \"1 2/3 0\"}"),
+            422,
+            "goal:",
+        ),
+        (
+            "POST",
+            "/api/solve",
+            Some("{\"board\": \"1 2 3/4 5 6/7 8 0\", \"metric\": \"mtm\", \"algorithm\": \"bfs\"}"),
+            422,
+            "metric: mtm",
+        ),
+        (
+            "POST",
+            "/api/solve",
+            Some(big.as_str()),
+            413,
+            "request body too large",
+        ),
+        (
+            "POST",
+            "/api/compare",
+            Some("{\"board\": \"1 2\"}"),
+            422,
+            "board:",
+        ),
+        ("GET", "/api/scramble", None, 422, "size: expected a size"),
+        ("GET", "/api/scramble?size=1x9", None, 422, "size:"),
+        (
+            "GET",
+            "/api/scramble?size=3x3&seed=x",
+            None,
+            400,
+            "seed: invalid digit",
+        ),
+        (
+            "GET",
+            "/api/scramble?size=3x3&moves=99999999",
+            None,
+            422,
+            "moves: expected at most",
+        ),
+        (
+            "GET",
+            "/api/scramble?size=3x3&colour=red",
+            None,
+            400,
+            "unknown field",
+        ),
+        ("GET", "/nope", None, 404, "no such page: /nope"),
+    ];
+    for (method, path, body, status, says) in cases {
+        let a = common::request(addr, method, path, body);
+        assert_eq!(a.status, status, "{method} {path} {body:?}: {}", a.body);
+        let msg = a.json()["error"].as_str().unwrap_or_default().to_string();
+        assert!(msg.contains(says), "{method} {path} {body:?}: {msg}");
+    }
+}
+
+#[test]
+fn scrambles_are_the_library_draws_for_their_seed() {
+    let addr = start(npuzzle_web::Config::default());
+    for (size, seed) in [("3x3", 1u64), ("4x4", 2), ("5x3", 3), ("10x10", 4)] {
+        let a = get(addr, &format!("/api/scramble?size={size}&seed={seed}"));
+        assert_eq!(a.status, 200, "{}", a.body);
+        let v = a.json();
+        let goal = Board::solved(size.parse().unwrap());
+        let want = uniform(&goal, &mut Rng::new(seed));
+        assert_eq!(v["board"], want.to_string());
+        assert_eq!(v["seed"], seed);
+    }
+    let a = get(addr, "/api/scramble?size=4x4&seed=9&moves=30");
+    let v = a.json();
+    let goal = Board::solved(Size::new(4, 4).unwrap());
+    let (b, m) = walk(&goal, 30, &mut Rng::new(9));
+    assert_eq!(v["board"], b.to_string());
+    assert_eq!(v["moves"], Notation::Tile.format(&goal, &m));
+    // Without a seed: one is drawn and reported, and two draws differ.
+    let x = get(addr, "/api/scramble?size=4x4").json();
+    let y = get(addr, "/api/scramble?size=4x4").json();
+    assert_ne!(x["seed"], y["seed"]);
+}
+
+#[test]
+fn compare_runs_every_search_and_they_agree_with_the_bfs() {
+    let dist = oracle();
+    let addr = start(npuzzle_web::Config::default());
+    let a = post(addr, "/api/compare", r#"{"board": "8 1 3/4 0 2/7 6 5"}"#);
+    assert_eq!(a.status, 200, "{}", a.body);
+    let v = a.json();
+    let b: Board = "8 1 3/4 0 2/7 6 5".parse().unwrap();
+    assert_eq!(v["length"], dist[b.cells()]);
+    let runs = v["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), npuzzle::search::compared().len());
+    for r in runs {
+        assert_eq!(r["length"], dist[b.cells()], "{r}");
+        assert!(r["expanded"].as_u64().unwrap() > 0);
+    }
+}
+
+/// A 4x4 board that iterative deepening cannot finish: it runs to its time limit.
+const HARD: &str = r#"{"board": "15 14 13 12/11 10 9 8/7 6 5 4/3 1 2 0", "algorithm": "iddfs"}"#;
+
+#[test]
+fn a_full_lane_answers_503_and_small_boards_are_still_served() {
+    let addr = start(npuzzle_web::Config {
+        workers: 1,
+        queue: 0,
+        time_limit: Duration::from_secs(3),
+        max_nodes: u64::MAX,
+        ..npuzzle_web::Config::default()
+    });
+    // The large boards' lane holds one running and one waiting.
+    let hard: Vec<_> = (0..2)
+        .map(|_| std::thread::spawn(move || post(addr, "/api/solve", HARD)))
+        .collect();
+    let clock = Instant::now();
+    loop {
+        let v = get(addr, "/api/health").json();
+        let lane = &v["solves"]["large_boards"];
+        if lane["running"] == 1 && lane["waiting"] == 1 {
+            break;
+        }
+        assert!(clock.elapsed() < Duration::from_secs(5), "never full: {v}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let a = post(addr, "/api/solve", HARD);
+    assert_eq!(a.status, 503, "{}", a.body);
+    assert_eq!(a.header("retry-after"), Some("1"));
+    assert!(a.json()["error"].as_str().unwrap().starts_with("busy"));
+    // The small boards' lane is not behind them.
+    let a = post(addr, "/api/solve", r#"{"board": "8 6 7/2 5 4/3 0 1"}"#);
+    assert_eq!(a.status, 200);
+    assert_eq!(a.json()["length"], 31);
+    for h in hard {
+        let a = h.join().unwrap();
+        assert_eq!(a.status, 422, "{}", a.body);
+        assert!(a.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("iddfs stopped"));
+    }
+}
+
+#[test]
+fn a_client_that_leaves_cancels_its_search() {
+    let addr = start(npuzzle_web::Config {
+        time_limit: Duration::from_secs(600),
+        max_nodes: u64::MAX,
+        ..npuzzle_web::Config::default()
+    });
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    common::send(&mut s, addr, "POST", "/api/solve", Some(HARD), true);
+    let running = || {
+        get(addr, "/api/health").json()["solves"]["large_boards"]["running"]
+            .as_u64()
+            .unwrap()
+    };
+    let clock = Instant::now();
+    while running() == 0 {
+        assert!(clock.elapsed() < Duration::from_secs(5));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    drop(s);
+    // The search would run for ten minutes; the client's leaving stops it.
+    let clock = Instant::now();
+    while running() != 0 {
+        assert!(clock.elapsed() < Duration::from_secs(60), "still running");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}

@@ -1,0 +1,314 @@
+//! The page in a real headless browser (Debian's chromium, driven by its chromedriver over
+//! the WebDriver protocol): scramble, solve, watch the animation end on the goal, play with
+//! the keyboard alone, compare; no console errors.
+//!
+//! Needs `chromedriver` and `chromium` (`.ci/run` installs them). Where they are missing
+//! the test says so and passes, unless NPUZZLE_BROWSER_TEST=require (as in CI), where it
+//! fails. NPUZZLE_SCREENSHOT=FILE.png saves a picture of the page after the comparison.
+
+mod common;
+
+use std::net::SocketAddr;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+struct Driver {
+    addr: SocketAddr,
+    child: Child,
+    session: String,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = common::request(
+            self.addr,
+            "DELETE",
+            &format!("/session/{}", self.session),
+            None,
+        );
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn find(names: &[&str]) -> Option<String> {
+    let path = std::env::var("PATH").unwrap_or_default();
+    for name in names {
+        for dir in path.split(':') {
+            let p = std::path::Path::new(dir).join(name);
+            if p.is_file() {
+                return Some(p.to_string_lossy().into_owned());
+            }
+        }
+    }
+    None
+}
+
+impl Driver {
+    fn start() -> Option<Driver> {
+        let required = std::env::var("NPUZZLE_BROWSER_TEST").is_ok_and(|v| v == "require");
+        let (Some(driver), Some(browser)) = (
+            find(&["chromedriver"]),
+            find(&["chromium", "chromium-browser", "google-chrome"]),
+        ) else {
+            assert!(
+                !required,
+                "NPUZZLE_BROWSER_TEST=require but chromedriver or chromium is not installed"
+            );
+            eprintln!("browser test skipped: chromedriver and chromium are not both installed (apt install chromium chromium-driver)");
+            return None;
+        };
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = Command::new(driver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+        let clock = Instant::now();
+        while std::net::TcpStream::connect(addr).is_err() {
+            assert!(
+                clock.elapsed() < Duration::from_secs(20),
+                "chromedriver did not start"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let caps = json!({"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {"binary": browser, "args": [
+                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--window-size=1100,1000"]},
+            "goog:loggingPrefs": {"browser": "ALL"}
+        }}});
+        let a = common::post(addr, "/session", &caps.to_string());
+        assert_eq!(a.status, 200, "new session: {}", a.body);
+        let session = a.json()["value"]["sessionId"].as_str().unwrap().to_string();
+        Some(Driver {
+            addr,
+            child,
+            session,
+        })
+    }
+
+    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let body = body.map(|b| b.to_string());
+        let a = common::request(
+            self.addr,
+            method,
+            &format!("/session/{}{path}", self.session),
+            body.as_deref(),
+        );
+        assert_eq!(a.status, 200, "{method} {path}: {}", a.body);
+        a.json()["value"].clone()
+    }
+
+    fn element(&self, css: &str) -> String {
+        let v = self.call(
+            "POST",
+            "/element",
+            Some(json!({"using": "css selector", "value": css})),
+        );
+        v.as_object()
+            .unwrap()
+            .values()
+            .next()
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
+    fn click(&self, css: &str) {
+        let e = self.element(css);
+        self.call("POST", &format!("/element/{e}/click"), Some(json!({})));
+    }
+
+    fn attr(&self, css: &str, name: &str) -> String {
+        let e = self.element(css);
+        self.call("GET", &format!("/element/{e}/attribute/{name}"), None)
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    fn text(&self, css: &str) -> String {
+        let e = self.element(css);
+        self.call("GET", &format!("/element/{e}/text"), None)
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    fn key(&self, key: &str) {
+        self.call(
+            "POST",
+            "/actions",
+            Some(json!({"actions": [{"type": "key", "id": "kb", "actions": [
+            {"type": "keyDown", "value": key}, {"type": "keyUp", "value": key}]}]})),
+        );
+    }
+
+    /// Waits until `ok` holds, up to `secs`.
+    fn wait(&self, secs: u64, what: &str, mut ok: impl FnMut(&Driver) -> bool) {
+        let clock = Instant::now();
+        while !ok(self) {
+            assert!(
+                clock.elapsed() < Duration::from_secs(secs),
+                "timed out waiting for {what}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+fn base64(text: &str) -> Vec<u8> {
+    let val = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let clean: Vec<u8> = text
+        .bytes()
+        .filter(|&c| c != b'=' && !c.is_ascii_whitespace())
+        .collect();
+    let mut out = Vec::new();
+    for chunk in clean.chunks(4) {
+        let mut n = 0u32;
+        for (i, &c) in chunk.iter().enumerate() {
+            n |= (val(c) as u32) << (18 - 6 * i);
+        }
+        for i in 0..chunk.len() - 1 {
+            out.push((n >> (16 - 8 * i)) as u8);
+        }
+    }
+    out
+}
+
+#[test]
+fn the_page_scrambles_solves_animates_and_compares() {
+    let Some(d) = Driver::start() else { return };
+    let server = common::start(npuzzle_web::Config::default());
+    let page = format!("http://{server}/");
+    d.call("POST", "/url", Some(json!({"url": page})));
+    assert_eq!(d.call("GET", "/title", None), "npuzzle");
+    assert_eq!(d.attr("#board", "data-board"), "1 2 3/4 5 6/7 8 0");
+
+    // Scramble on 4x4: a new position, the tiles drawn.
+    d.call("POST", "/execute/sync", Some(json!({"script": "document.getElementById('w').value = '4'; document.getElementById('h').value = '4'; document.getElementById('h').dispatchEvent(new Event('change'));", "args": []})));
+    d.wait(5, "a 4x4 board", |d| {
+        d.attr("#board", "data-board").split('/').count() == 4
+    });
+    d.click("#scramble");
+    d.wait(10, "a scramble", |d| {
+        d.attr("#board", "data-solved") == "false"
+    });
+    let scrambled = d.attr("#board", "data-board");
+    let tiles = d.call(
+        "POST",
+        "/elements",
+        Some(json!({"using": "css selector", "value": "#board .tile"})),
+    );
+    assert_eq!(tiles.as_array().unwrap().len(), 15);
+    // The link opens this board.
+    let url = d.call("GET", "/url", None).as_str().unwrap().to_string();
+    assert!(url.contains("#board="), "{url}");
+
+    // Solve: an answer, played at full speed, ends on the goal.
+    d.call("POST", "/execute/sync", Some(json!({"script": "const s = document.getElementById('speed'); s.value = 30; s.dispatchEvent(new Event('input'));", "args": []})));
+    d.click("#solve");
+    d.wait(30, "a solution", |d| {
+        d.text("#solveinfo").contains("moves,")
+    });
+    let info = d.text("#solveinfo");
+    assert!(info.contains("optimal"), "{info}");
+    d.wait(60, "the animation to end on the goal", |d| {
+        d.attr("#board", "data-solved") == "true"
+    });
+    assert_eq!(
+        d.attr("#board", "data-board"),
+        "1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0"
+    );
+    assert!(
+        d.text("#status").contains("Solution played"),
+        "{}",
+        d.text("#status")
+    );
+    // Stepping back from the end returns towards the scramble.
+    d.click("#first");
+    assert_eq!(d.attr("#board", "data-board"), scrambled);
+
+    // The keyboard alone: open a board one move from the goal by its link; ArrowLeft slides 8.
+    d.call(
+        "POST",
+        "/url",
+        Some(json!({"url": format!("{page}#board=1+2+3%2F4+5+6%2F7+0+8")})),
+    );
+    d.call("POST", "/refresh", Some(json!({})));
+    d.wait(5, "the linked board", |d| {
+        d.attr("#board", "data-board") == "1 2 3/4 5 6/7 0 8"
+    });
+    d.key("\u{E012}");
+    d.wait(5, "the move", |d| d.attr("#board", "data-solved") == "true");
+    assert!(
+        d.text("#status").contains("Solved in 1 moves"),
+        "{}",
+        d.text("#status")
+    );
+
+    // Compare on a 3x3 board: a row per search, a chart.
+    d.call(
+        "POST",
+        "/url",
+        Some(json!({"url": format!("{page}#board=8+1+3%2F4+0+2%2F7+6+5")})),
+    );
+    d.call("POST", "/refresh", Some(json!({})));
+    d.wait(5, "the compared board", |d| {
+        d.attr("#board", "data-board") == "8 1 3/4 0 2/7 6 5"
+    });
+    d.click("#compare");
+    d.wait(60, "the comparison", |d| {
+        d.text("#cmpinfo").contains("Optimal length 14")
+    });
+    let rows = d.call(
+        "POST",
+        "/elements",
+        Some(json!({"using": "css selector", "value": "#cmptable tbody tr"})),
+    );
+    assert_eq!(
+        rows.as_array().unwrap().len(),
+        npuzzle::search::compared().len()
+    );
+    let bars = d.call(
+        "POST",
+        "/elements",
+        Some(json!({"using": "css selector", "value": "#chart rect"})),
+    );
+    assert_eq!(
+        bars.as_array().unwrap().len(),
+        2 * npuzzle::search::compared().len()
+    );
+
+    if let Ok(path) = std::env::var("NPUZZLE_SCREENSHOT") {
+        let png = d.call("GET", "/screenshot", None);
+        std::fs::write(path, base64(png.as_str().unwrap())).unwrap();
+    }
+
+    // No errors on the console.
+    let log = d.call("POST", "/se/log", Some(json!({"type": "browser"})));
+    let severe: Vec<&Value> = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["level"] == "SEVERE")
+        .collect();
+    assert!(severe.is_empty(), "console errors: {severe:?}");
+}
