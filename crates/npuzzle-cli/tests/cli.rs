@@ -1327,3 +1327,50 @@ fn auto_answers_large_boards_without_building_databases() {
     assert_eq!(o.status.code(), Some(0));
     assert!(!sandbox().join("pdb").exists(), "nothing built");
 }
+
+/// `npuzzle serve`: prints its address, answers, warns off loopback, stops on Ctrl-C.
+#[test]
+fn serve_answers_on_its_printed_address_and_stops_on_ctrl_c() {
+    use std::io::{BufRead, Read, Write};
+    for (bind, warns) in [("127.0.0.1:0", false), ("0.0.0.0:0", true)] {
+        let mut child = common::command(&["serve", "--bind", bind])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut line = String::new();
+        out.read_line(&mut line).unwrap();
+        let url = line.trim().to_string();
+        let port = url
+            .trim_end_matches('/')
+            .rsplit(':')
+            .next()
+            .unwrap()
+            .to_string();
+        let mut s = std::net::TcpStream::connect(format!("127.0.0.1:{port}")).unwrap();
+        s.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            .unwrap();
+        let mut answer = String::new();
+        s.read_to_string(&mut answer).unwrap();
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        assert!(answer.contains("\"status\":\"ok\""), "{answer}");
+        let st = std::process::Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(st.success());
+        let o = child.wait_with_output().unwrap();
+        let err = common::text(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "{err}");
+        assert!(err.contains("server stopped"), "{err}");
+        assert_eq!(err.contains("not loopback"), warns, "{bind}: {err}");
+        // No databases are cached in the sandbox: the server says so and builds none.
+        assert!(err.contains("no 4x4 pattern databases cached"), "{err}");
+    }
+    common::refused(
+        &["serve", "--bind", "nowhere"],
+        "--bind: expected an address",
+        2,
+    );
+}
