@@ -5,7 +5,6 @@ use std::path::{Path, PathBuf};
 
 use crate::dirs::{default_dir, env_path};
 use npuzzle::error::human_bytes;
-use npuzzle::files::checksum;
 use npuzzle::heuristic::pdb::{build_memory, partition, Load, PatternDb, Placement};
 use npuzzle::search::PdbHeuristic;
 use npuzzle::{Board, Limits};
@@ -23,35 +22,11 @@ pub fn pdb_dir(opt: &Option<PathBuf>) -> Option<PathBuf> {
         .or_else(default_dir)
 }
 
-/// The file name of the database of `tiles` for `goal`.
-pub fn file_name(goal: &Board, tiles: &[u8]) -> String {
-    let t: Vec<String> = tiles.iter().map(|t| t.to_string()).collect();
-    format!(
-        "pdb-{}-{:016x}-{}.npz",
-        goal.size(),
-        checksum(goal.cells()),
-        t.join(".")
-    )
-}
+pub use npuzzle::heuristic::pdb::file_name;
 
 /// The sound database in `path`, or why not.
 pub fn load(path: &Path, goal: &Board, tiles: &[u8], how: Load) -> Result<PatternDb, String> {
-    let db = PatternDb::open(path, how).map_err(|e| e.to_string())?;
-    if db.goal() != goal || db.tiles() != tiles {
-        return Err(format!(
-            "expected tiles {tiles:?} for goal {goal}, found tiles {:?} for goal {}",
-            db.tiles(),
-            db.goal()
-        ));
-    }
-    // A sound form can still hold wrong entries: the goal itself must cost nothing.
-    if db.value(goal) != 0 {
-        return Err(format!(
-            "expected 0 moves at the goal, found {}: the entries are not this goal's",
-            db.value(goal)
-        ));
-    }
-    Ok(db)
+    PatternDb::open_checked(path, goal, tiles, how)
 }
 
 /// Builds one database with a message and a progress display, and saves it.

@@ -397,29 +397,14 @@ fn run_solve(state: &State, job: &Job, limits: &Limits) -> Result<Report, Failed
     };
     match exact {
         Ok((sol, algo, name)) => Ok(solved(&sol, algo, name)),
-        Err(SearchError::TimeLimit { lower_bound, .. })
-            if !limits
-                .cancel
-                .as_ref()
-                .is_some_and(|c| c.load(Ordering::Relaxed)) =>
-        {
-            let quick = Limits {
-                max_nodes: None,
-                ..limits.clone()
-            };
-            let sol = npuzzle::search::fast(
-                board,
-                goal,
-                &Limits {
-                    time_limit: Some(std::time::Duration::from_secs(10)),
-                    ..quick
-                },
-            )?;
-            let mut r = solved(&sol, Algorithm::Fast, None);
-            r.lower_bound = r.lower_bound.map(|l| l.max(lower_bound));
-            Ok(r)
-        }
-        Err(e) => Err(e.into()),
+        Err(e) => match npuzzle::search::or_fast(board, goal, Err(e), limits)? {
+            (sol, Some(bound)) => {
+                let mut r = solved(&sol, Algorithm::Fast, None);
+                r.lower_bound = r.lower_bound.map(|l| l.max(bound));
+                Ok(r)
+            }
+            (sol, None) => Ok(solved(&sol, Algorithm::Fast, None)),
+        },
     }
 }
 

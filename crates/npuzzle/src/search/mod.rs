@@ -275,6 +275,48 @@ impl Solver {
     }
 }
 
+/// An anytime answer: `result` if the exact search finished; if it stopped at its time
+/// limit or node budget (not cancelled), the fast solver's solution with the lower bound
+/// the exact search proved (`Some(bound)`: the solution is not proven optimal). Any other
+/// error is passed on.
+///
+/// ```
+/// use npuzzle::search::{idastar, or_fast};
+/// use npuzzle::{Board, HeuristicKind, Limits};
+/// let start: Board = "15 14 13 12/11 10 9 8/7 6 5 4/3 1 2 0".parse().unwrap();
+/// let goal = Board::solved(start.size());
+/// let limits = Limits { max_nodes: Some(10_000), ..Limits::default() };
+/// let exact = idastar(&start, &goal, HeuristicKind::Manhattan, &limits);
+/// let (sol, bound) = or_fast(&start, &goal, exact, &limits).unwrap();
+/// let bound = bound.expect("the exact search ran out of nodes");
+/// assert!(bound as usize <= sol.len());
+/// ```
+pub fn or_fast(
+    start: &Board,
+    goal: &Board,
+    result: Result<Solution, SearchError>,
+    limits: &Limits,
+) -> Result<(Solution, Option<u32>), SearchError> {
+    let cancelled = limits
+        .cancel
+        .as_ref()
+        .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed));
+    match result {
+        Ok(s) => Ok((s, None)),
+        Err(SearchError::TimeLimit { lower_bound, .. }) if !cancelled => {
+            // The fast solver takes milliseconds even on 16x16: no budget of its own
+            // beyond a clock that cannot stop it in practice.
+            let quick = Limits {
+                max_nodes: None,
+                time_limit: Some(std::time::Duration::from_secs(60)),
+                ..limits.clone()
+            };
+            fast(start, goal, &quick).map(|s| (s, Some(lower_bound)))
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// The searches `npuzzle compare` and the web page's Compare run on one board, in the
 /// order they are shown: the blind searches, then A* and IDA* with every heuristic, then
 /// the distance table.

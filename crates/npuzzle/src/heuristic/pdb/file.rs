@@ -238,3 +238,43 @@ impl PatternDb {
         Ok(PatternDb::from_header(head, data))
     }
 }
+
+/// The file name of the database of `tiles` for `goal`, as the CLI's cache keeps it:
+/// `pdb-WxH-GOALSUM-T1.T2...npz`, GOALSUM the goal's checksum in 16 hex digits.
+pub fn file_name(goal: &Board, tiles: &[u8]) -> String {
+    let t: Vec<String> = tiles.iter().map(|t| t.to_string()).collect();
+    format!(
+        "pdb-{}-{:016x}-{}.npz",
+        goal.size(),
+        crate::files::checksum(goal.cells()),
+        t.join(".")
+    )
+}
+
+impl PatternDb {
+    /// Opens the database in `path` and checks that it is the one of `tiles` for `goal`
+    /// and that its entries are this goal's (the goal costs nothing); the message says
+    /// what was expected and found.
+    pub fn open_checked(
+        path: &Path,
+        goal: &Board,
+        tiles: &[u8],
+        how: Load,
+    ) -> Result<PatternDb, String> {
+        let db = PatternDb::open(path, how).map_err(|e| e.to_string())?;
+        if db.goal() != goal || db.tiles() != tiles {
+            return Err(format!(
+                "expected tiles {tiles:?} for goal {goal}, found tiles {:?} for goal {}",
+                db.tiles(),
+                db.goal()
+            ));
+        }
+        if db.value(goal) != 0 {
+            return Err(format!(
+                "expected 0 moves at the goal, found {}: the entries are not this goal's",
+                db.value(goal)
+            ));
+        }
+        Ok(db)
+    }
+}

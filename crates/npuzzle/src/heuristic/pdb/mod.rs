@@ -29,7 +29,7 @@ pub use crate::layered::Progress as BuildProgress;
 pub use additive::PdbHeuristic;
 pub(crate) use additive::{Side, NONE};
 pub use build::build_memory;
-pub use file::{Load, PdbInfo, PDB_MAGIC, PDB_VERSION};
+pub use file::{file_name, Load, PdbInfo, PDB_MAGIC, PDB_VERSION};
 pub use partition::{check_pattern, partition, PRESETS};
 pub use placement::Placement;
 
