@@ -1,0 +1,131 @@
+"""Type stubs of the extension module (the functions re-exported by ``npuzzle``)."""
+
+from os import PathLike
+from typing import Any, Optional, Sequence, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+BoardLike = Union[str, Sequence[int], npt.NDArray[np.integer]]
+
+__version__: str
+
+def parse_board(board: BoardLike, size: Optional[str] = None) -> Tuple[list[int], str]:
+    """Tiles (0 the blank) and size ``"WxH"`` of a board."""
+
+def format_board(board: BoardLike, size: Optional[str] = None, grid: bool = False) -> str:
+    """The board on one line, or as grid lines."""
+
+def is_solvable(board: BoardLike, goal: Optional[BoardLike] = None, size: Optional[str] = None) -> bool:
+    """Whether the board can reach the goal."""
+
+def apply(board: BoardLike, moves: str, notation: str = "tile", size: Optional[str] = None) -> str:
+    """The board after the moves; ValueError names the first illegal one."""
+
+def verify(
+    board: BoardLike,
+    moves: str,
+    goal: Optional[BoardLike] = None,
+    notation: str = "tile",
+    size: Optional[str] = None,
+) -> bool:
+    """Whether the moves take the board to the goal."""
+
+def convert_moves(
+    moves: str, board: BoardLike, to: str, notation: str = "tile", size: Optional[str] = None
+) -> str:
+    """The moves rewritten in another notation (tile, blank, tiles)."""
+
+def scramble(
+    size: str, seed: Optional[int] = None, moves: Optional[int] = None, goal: Optional[BoardLike] = None
+) -> str:
+    """One uniform scramble (or a random walk of ``moves`` moves)."""
+
+def scrambles(
+    size: str,
+    count: int,
+    seed: Optional[int] = None,
+    walk: Optional[int] = None,
+    goal: Optional[BoardLike] = None,
+) -> npt.NDArray[np.uint8]:
+    """``count`` scrambles as a ``(count, cells)`` uint8 array."""
+
+class Solution:
+    """One board's answer: the fields of ``npuzzle solve --json``."""
+
+    board: str
+    solvable: bool
+    moves: Optional[str]
+    length: Optional[int]
+    optimal: Optional[bool]
+    lower_bound: Optional[int]
+    weight: Optional[float]
+    metric: str
+    notation: str
+    algorithm: str
+    heuristic: Optional[str]
+    expanded: int
+    generated: int
+    peak_stored: int
+    seconds: float
+    def to_json(self) -> str:
+        """The JSON object ``npuzzle solve --json`` prints."""
+
+class PatternDatabases:
+    """Pattern databases for one goal, shared by the calls that take ``pdbs=``."""
+
+    goal: str
+    partition: str
+    @staticmethod
+    def build(
+        size: str = "4x4",
+        partition: str = "5-5-5",
+        goal: Optional[BoardLike] = None,
+        directory: Optional[Union[str, PathLike[str]]] = None,
+        threads: int = 0,
+    ) -> PatternDatabases:
+        """Builds the databases (and saves them in ``directory`` if given)."""
+    @staticmethod
+    def load(
+        directory: Union[str, PathLike[str]],
+        size: str = "4x4",
+        partition: str = "7-8",
+        goal: Optional[BoardLike] = None,
+    ) -> PatternDatabases:
+        """Loads databases saved by the CLI or by ``build``."""
+    def estimate(self, board: BoardLike) -> int:
+        """The additive estimate of one board."""
+
+def solve(
+    board: BoardLike,
+    goal: Optional[BoardLike] = None,
+    algorithm: str = "auto",
+    heuristic: Optional[str] = None,
+    weight: Optional[float] = None,
+    time_limit: Optional[float] = None,
+    size: Optional[str] = None,
+    notation: str = "tile",
+    metric: str = "stm",
+    pdbs: Optional[PatternDatabases] = None,
+) -> Solution:
+    """Solves one board (TimeoutError when a named algorithm runs out of time)."""
+
+def _distances(boards: Any, size: str, goal: Any, pdbs: Any, threads: int) -> npt.NDArray[np.int32]: ...
+def _estimates(boards: Any, size: str, heuristic: str, goal: Any, pdbs: Any, threads: int) -> npt.NDArray[np.int32]: ...
+def _solvable(boards: Any, size: str, goal: Any, threads: int) -> npt.NDArray[np.bool_]: ...
+
+class _Puzzle:
+    def __init__(self, size: str, walk: Optional[int] = None, goal: Optional[BoardLike] = None) -> None: ...
+    def reset(self, seed: int) -> npt.NDArray[np.uint8]: ...
+    def set_board(self, board: BoardLike) -> npt.NDArray[np.uint8]: ...
+    def step(self, a: int) -> Tuple[npt.NDArray[np.uint8], float, bool]: ...
+    def board(self) -> str: ...
+    def grid(self) -> str: ...
+    def legal(self) -> list[int]: ...
+
+class _VecPuzzle:
+    def __init__(self, num: int, size: str, walk: Optional[int] = None, goal: Optional[BoardLike] = None) -> None: ...
+    def reset(self, seed: int) -> npt.NDArray[np.uint8]: ...
+    def step(
+        self, actions: npt.NDArray[np.int64]
+    ) -> Tuple[npt.NDArray[np.uint8], npt.NDArray[np.float32], npt.NDArray[np.bool_]]: ...

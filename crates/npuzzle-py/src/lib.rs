@@ -1,0 +1,1031 @@
+//! npuzzle for Python: the `npuzzle._core` extension module, a thin layer over the library.
+//!
+//! Single boards are passed as text in any form the CLI reads, or as a sequence of tiles
+//! with a size; batches as `(N, cells)` arrays of `uint8` (the Python package converts
+//! other integer arrays). Batch calls release the GIL and run on every core. Errors from
+//! the library become `ValueError` with the library's message; a search stopped by its
+//! time limit becomes `TimeoutError`.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use npuzzle::heuristic::pdb::{partition, Load, PatternDb};
+use npuzzle::report::Report;
+use npuzzle::scramble::{uniform, walk, Rng};
+use npuzzle::search::PdbHeuristic;
+use npuzzle::sequence::Metric;
+use npuzzle::{
+    Algorithm, Board, Direction, DistanceTable, HeuristicKind, Limits, Notation, SearchError, Size,
+};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
+use pyo3::exceptions::{PyTimeoutError, PyValueError};
+use pyo3::prelude::*;
+
+fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+fn search_error(e: SearchError) -> PyErr {
+    match e {
+        SearchError::TimeLimit { .. } => PyTimeoutError::new_err(e.to_string()),
+        e => value_error(e),
+    }
+}
+
+fn parse_size(size: &str) -> PyResult<Size> {
+    size.parse::<Size>()
+        .map_err(|e| value_error(format!("size: {e}")))
+}
+
+/// A board from text (any form the CLI reads) or a sequence of tiles (0 the blank) with
+/// `size` (a square board's size can be left out).
+fn board_arg(board: &Bound<'_, PyAny>, size: Option<&str>, what: &str) -> PyResult<Board> {
+    let size = size.map(parse_size).transpose()?;
+    if let Ok(text) = board.extract::<String>() {
+        return Board::parse(&text, size).map_err(|e| value_error(format!("{what}: {e}")));
+    }
+    let cells: Vec<i64> = board.extract().map_err(|_| {
+        value_error(format!(
+            "{what}: expected a board as text (\"8 1 3/4 0 2/7 6 5\") or a sequence of tiles, \
+             found {}",
+            board
+                .get_type()
+                .name()
+                .map_or("?".into(), |n| n.to_string())
+        ))
+    })?;
+    let size = match size {
+        Some(s) => s,
+        None => {
+            let side = (cells.len() as f64).sqrt().round() as usize;
+            if side * side != cells.len() {
+                return Err(value_error(format!(
+                    "{what}: expected size=\"WxH\" for {} tiles, which make no square",
+                    cells.len()
+                )));
+            }
+            Size::square(side).map_err(|e| value_error(format!("{what}: {e}")))?
+        }
+    };
+    let cells: Vec<u8> = cells
+        .iter()
+        .enumerate()
+        .map(|(i, &t)| {
+            u8::try_from(t).map_err(|_| {
+                value_error(format!(
+                    "{what}: expected tiles 0 to 255, found {t} at index {i}"
+                ))
+            })
+        })
+        .collect::<PyResult<_>>()?;
+    Board::from_cells(size, cells).map_err(|e| value_error(format!("{what}: {e}")))
+}
+
+/// The goal for `board`: `goal` if given (its size must match), else tiles in order with
+/// the blank last.
+fn goal_arg(goal: Option<&Bound<'_, PyAny>>, board_size: Size) -> PyResult<Board> {
+    match goal {
+        None => Ok(Board::solved(board_size)),
+        Some(g) => {
+            let s = board_size.to_string();
+            let g = board_arg(g, Some(&s), "goal")?;
+            if g.size() != board_size {
+                return Err(value_error(format!(
+                    "goal: expected a {board_size} board, found a {} one",
+                    g.size()
+                )));
+            }
+            Ok(g)
+        }
+    }
+}
+
+fn notation_arg(n: &str) -> PyResult<Notation> {
+    n.parse::<Notation>()
+        .map_err(|e| value_error(format!("notation: {e}")))
+}
+
+/// Parses a board; returns its tiles (0 the blank) and its size as "WxH".
+#[pyfunction]
+#[pyo3(signature = (board, size=None))]
+fn parse_board(board: &Bound<'_, PyAny>, size: Option<&str>) -> PyResult<(Vec<u32>, String)> {
+    let b = board_arg(board, size, "board")?;
+    Ok((
+        b.cells().iter().map(|&t| u32::from(t)).collect(),
+        b.size().to_string(),
+    ))
+}
+
+/// Formats a board on one line ("8 1 3/4 0 2/7 6 5"), or as grid lines with grid=True.
+#[pyfunction]
+#[pyo3(signature = (board, size=None, grid=false))]
+fn format_board(board: &Bound<'_, PyAny>, size: Option<&str>, grid: bool) -> PyResult<String> {
+    let b = board_arg(board, size, "board")?;
+    Ok(if grid { b.to_grid() } else { b.to_string() })
+}
+
+/// Whether the board can reach the goal (default: tiles in order, blank last).
+#[pyfunction]
+#[pyo3(signature = (board, goal=None, size=None))]
+fn is_solvable(
+    board: &Bound<'_, PyAny>,
+    goal: Option<&Bound<'_, PyAny>>,
+    size: Option<&str>,
+) -> PyResult<bool> {
+    let b = board_arg(board, size, "board")?;
+    let g = goal_arg(goal, b.size())?;
+    npuzzle::is_solvable(&b, &g).map_err(value_error)
+}
+
+/// The board after `moves` (in `notation`); ValueError names the first illegal move.
+#[pyfunction]
+#[pyo3(signature = (board, moves, notation="tile", size=None))]
+fn apply(
+    board: &Bound<'_, PyAny>,
+    moves: &str,
+    notation: &str,
+    size: Option<&str>,
+) -> PyResult<String> {
+    let mut b = board_arg(board, size, "board")?;
+    let m = notation_arg(notation)?
+        .parse(&b, moves)
+        .map_err(|e| value_error(format!("moves: {e}")))?;
+    b.apply_all(&m)
+        .map_err(|e| value_error(format!("moves: {e}")))?;
+    Ok(b.to_string())
+}
+
+/// Whether `moves` take the board to the goal.
+#[pyfunction]
+#[pyo3(signature = (board, moves, goal=None, notation="tile", size=None))]
+fn verify(
+    board: &Bound<'_, PyAny>,
+    moves: &str,
+    goal: Option<&Bound<'_, PyAny>>,
+    notation: &str,
+    size: Option<&str>,
+) -> PyResult<bool> {
+    let b = board_arg(board, size, "board")?;
+    let g = goal_arg(goal, b.size())?;
+    let after = apply(board, moves, notation, size)?;
+    Ok(after == g.to_string())
+}
+
+/// Rewrites `moves` from one notation into another (tile: U2LDR3, blank: uldr, tiles:
+/// "1 2 5 6"); the tiles notation needs the board the moves start from.
+#[pyfunction]
+#[pyo3(signature = (moves, board, to, notation="tile", size=None))]
+fn convert_moves(
+    moves: &str,
+    board: &Bound<'_, PyAny>,
+    to: &str,
+    notation: &str,
+    size: Option<&str>,
+) -> PyResult<String> {
+    let b = board_arg(board, size, "board")?;
+    let m = notation_arg(notation)?
+        .parse(&b, moves)
+        .map_err(|e| value_error(format!("moves: {e}")))?;
+    Ok(notation_arg(to)?.format(&b, &m))
+}
+
+/// One scramble: uniform over the positions that can reach the goal, or a random walk
+/// of `moves` moves that never undoes the move before. The same seed gives the CLI's
+/// `npuzzle scramble` answer.
+#[pyfunction]
+#[pyo3(signature = (size, seed=None, moves=None, goal=None))]
+fn scramble(
+    size: &str,
+    seed: Option<u64>,
+    moves: Option<usize>,
+    goal: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    let g = goal_arg(goal, parse_size(size)?)?;
+    let mut rng = Rng::new(seed.unwrap_or_else(random_seed));
+    Ok(match moves {
+        Some(k) => walk(&g, k, &mut rng).0.to_string(),
+        None => uniform(&g, &mut rng).to_string(),
+    })
+}
+
+fn random_seed() -> u64 {
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    Rng::new(t ^ (COUNTER.fetch_add(1, Ordering::Relaxed) as u64) << 40).next_u64()
+}
+
+/// Pattern databases for one goal, loaded or built once and shared by the calls that
+/// take `pdbs=`.
+#[pyclass(frozen, module = "npuzzle")]
+struct PatternDatabases {
+    heuristic: Arc<PdbHeuristic>,
+    spec: String,
+}
+
+#[pymethods]
+impl PatternDatabases {
+    /// Builds the databases of `partition` (7-8, 6-6-3, 5-5-5 on 4x4; 6-6-6-6 on 5x5; or
+    /// tile lists "1,2,3/4,5,6") towards `goal`, on `threads` threads (0: all cores), and
+    /// saves them in `directory` if given, under the names the CLI uses.
+    #[staticmethod]
+    #[pyo3(signature = (size="4x4", partition="5-5-5", goal=None, directory=None, threads=0))]
+    fn build(
+        py: Python<'_>,
+        size: &str,
+        partition: &str,
+        goal: Option<&Bound<'_, PyAny>>,
+        directory: Option<PathBuf>,
+        threads: usize,
+    ) -> PyResult<PatternDatabases> {
+        let g = goal_arg(goal, parse_size(size)?)?;
+        let parts = partition_arg(&g, partition)?;
+        let dbs = py.detach(|| -> Result<Vec<PatternDb>, String> {
+            let mut dbs = Vec::new();
+            for tiles in &parts {
+                let db = PatternDb::build(&g, tiles, &Limits::default(), threads, &mut |_| {})
+                    .map_err(|e| e.to_string())?;
+                if let Some(d) = &directory {
+                    let path = d.join(npuzzle::heuristic::pdb::file_name(&g, tiles));
+                    npuzzle::files::write_atomic(&path, &db.to_bytes())
+                        .map_err(|e| format!("{}: {e}", path.display()))?;
+                }
+                dbs.push(db);
+            }
+            Ok(dbs)
+        });
+        let h = PdbHeuristic::new(&g, dbs.map_err(value_error)?).map_err(value_error)?;
+        Ok(PatternDatabases {
+            heuristic: Arc::new(h),
+            spec: partition.to_string(),
+        })
+    }
+
+    /// Loads the databases of `partition` for `goal` from `directory` (as the CLI or
+    /// `build` saved them); ValueError names a missing or unsound file.
+    #[staticmethod]
+    #[pyo3(signature = (directory, size="4x4", partition="7-8", goal=None))]
+    fn load(
+        directory: PathBuf,
+        size: &str,
+        partition: &str,
+        goal: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PatternDatabases> {
+        let g = goal_arg(goal, parse_size(size)?)?;
+        let mut dbs = Vec::new();
+        for tiles in partition_arg(&g, partition)? {
+            let path = directory.join(npuzzle::heuristic::pdb::file_name(&g, &tiles));
+            let db = PatternDb::open_checked(&path, &g, &tiles, Load::Auto)
+                .map_err(|e| value_error(format!("{}: {e}", path.display())))?;
+            dbs.push(db);
+        }
+        let h = PdbHeuristic::new(&g, dbs).map_err(value_error)?;
+        Ok(PatternDatabases {
+            heuristic: Arc::new(h),
+            spec: partition.to_string(),
+        })
+    }
+
+    /// The goal the databases are for.
+    #[getter]
+    fn goal(&self) -> String {
+        self.heuristic.goal().to_string()
+    }
+
+    /// The partition they were made with.
+    #[getter]
+    fn partition(&self) -> String {
+        self.spec.clone()
+    }
+
+    /// The additive estimate of one board (with reflection where it applies).
+    fn estimate(&self, board: &Bound<'_, PyAny>) -> PyResult<u32> {
+        let size = self.heuristic.goal().size().to_string();
+        let b = board_arg(board, Some(&size), "board")?;
+        Ok(self.heuristic.estimate(&b))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "PatternDatabases(partition={:?}, goal={:?})",
+            self.spec,
+            self.goal()
+        )
+    }
+}
+
+fn partition_arg(goal: &Board, spec: &str) -> PyResult<Vec<Vec<u8>>> {
+    partition(goal, spec).map_err(|e| value_error(format!("partition: {e}")))
+}
+
+/// One board's answer: the fields of `npuzzle solve --json`.
+#[pyclass(frozen, get_all, module = "npuzzle")]
+struct Solution {
+    /// The board, one line.
+    board: String,
+    /// Whether it can reach the goal.
+    solvable: bool,
+    /// The moves in `notation` (None if unsolvable).
+    moves: Option<String>,
+    /// The solution's length in `metric` (None if unsolvable).
+    length: Option<usize>,
+    /// Whether the length is proven the shortest.
+    optimal: Option<bool>,
+    /// A proven lower bound on every solution's length.
+    lower_bound: Option<u32>,
+    /// The weight of a weighted search.
+    weight: Option<f64>,
+    /// stm or mtm.
+    metric: String,
+    /// tile, blank or tiles.
+    notation: String,
+    /// The algorithm that ran.
+    algorithm: String,
+    /// The estimate it used.
+    heuristic: Option<String>,
+    /// Nodes expanded.
+    expanded: u64,
+    /// Nodes generated.
+    generated: u64,
+    /// The most states held at once.
+    peak_stored: u64,
+    /// Seconds the search took.
+    seconds: f64,
+}
+
+#[pymethods]
+impl Solution {
+    fn __repr__(&self) -> String {
+        match (&self.moves, self.length) {
+            (Some(m), Some(l)) => format!(
+                "Solution(length={l}, optimal={}, moves={m:?}, algorithm={:?})",
+                if self.optimal.unwrap_or(false) {
+                    "True"
+                } else {
+                    "False"
+                },
+                self.algorithm
+            ),
+            _ => format!("Solution(board={:?}, solvable=False)", self.board),
+        }
+    }
+
+    /// The solution as the JSON object `npuzzle solve --json` prints.
+    fn to_json(&self) -> String {
+        self.report().to_json()
+    }
+}
+
+impl Solution {
+    fn from_report(r: Report) -> Solution {
+        Solution {
+            board: r.board,
+            solvable: r.solvable,
+            moves: r.moves,
+            length: r.length,
+            optimal: r.optimal,
+            lower_bound: r.lower_bound,
+            weight: r.weight,
+            metric: r.metric.name().to_string(),
+            notation: r.notation.name().to_string(),
+            algorithm: r.algorithm.to_string(),
+            heuristic: r.heuristic,
+            expanded: r.expanded,
+            generated: r.generated,
+            peak_stored: r.peak_stored,
+            seconds: r.seconds,
+        }
+    }
+
+    fn report(&self) -> Report {
+        Report {
+            board: self.board.clone(),
+            solvable: self.solvable,
+            length: self.length,
+            optimal: self.optimal,
+            weight: self.weight,
+            lower_bound: self.lower_bound,
+            metric: self.metric.parse().unwrap_or(Metric::Stm),
+            moves: self.moves.clone(),
+            notation: self.notation.parse().unwrap_or(Notation::Tile),
+            algorithm: Algorithm::ALL
+                .iter()
+                .chain([Algorithm::Auto, Algorithm::Fast].iter())
+                .map(|a| a.name())
+                .find(|n| *n == self.algorithm)
+                .unwrap_or("auto"),
+            heuristic: self.heuristic.clone(),
+            expanded: self.expanded,
+            generated: self.generated,
+            peak_stored: self.peak_stored,
+            seconds: self.seconds,
+        }
+    }
+}
+
+/// Solves one board. `algorithm`: auto, bfs, bibfs, astar, iddfs, idastar, table or fast;
+/// `heuristic` for astar and idastar; `weight` (1 to 100) for weighted IDA*; `metric`
+/// "mtm" counts a row or column slid at once as one move; `pdbs` (PatternDatabases for
+/// the goal) make auto and idastar use them; `time_limit` in seconds. With auto, a
+/// search that runs out of time is answered by the fast solver (optimal False, with the
+/// lower bound proven); a named algorithm raises TimeoutError.
+#[pyfunction]
+#[pyo3(signature = (board, goal=None, algorithm="auto", heuristic=None, weight=None,
+                    time_limit=None, size=None, notation="tile", metric="stm", pdbs=None))]
+#[allow(clippy::too_many_arguments)]
+fn solve(
+    py: Python<'_>,
+    board: &Bound<'_, PyAny>,
+    goal: Option<&Bound<'_, PyAny>>,
+    algorithm: &str,
+    heuristic: Option<&str>,
+    weight: Option<f64>,
+    time_limit: Option<f64>,
+    size: Option<&str>,
+    notation: &str,
+    metric: &str,
+    pdbs: Option<&PatternDatabases>,
+) -> PyResult<Solution> {
+    let b = board_arg(board, size, "board")?;
+    let g = goal_arg(goal, b.size())?;
+    let algo = algorithm
+        .parse::<Algorithm>()
+        .map_err(|e| value_error(format!("algorithm: {e}")))?;
+    let named = heuristic
+        .map(|h| {
+            h.parse::<HeuristicKind>()
+                .map_err(|e| value_error(format!("heuristic: {e}")))
+        })
+        .transpose()?;
+    let h = named.unwrap_or(HeuristicKind::LinearConflict);
+    let notation = notation_arg(notation)?;
+    let metric = metric
+        .parse::<Metric>()
+        .map_err(|e| value_error(format!("metric: {e}")))?;
+    if let Some(w) = weight {
+        if !(1.0..=100.0).contains(&w) {
+            return Err(value_error(format!(
+                "weight: expected from 1 to 100, found {w}"
+            )));
+        }
+    }
+    let limits = Limits {
+        time_limit: match time_limit {
+            Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
+            Some(t) => {
+                return Err(value_error(format!(
+                    "time_limit: expected a positive number of seconds, found {t}"
+                )))
+            }
+            None => None,
+        },
+        ..Limits::default()
+    };
+    let pdb = match pdbs {
+        Some(p) if p.heuristic.goal() != &g => {
+            return Err(value_error(format!(
+                "pdbs: the databases are for goal {}, not {g}",
+                p.heuristic.goal()
+            )))
+        }
+        Some(p) => Some(p.heuristic.clone()),
+        None => None,
+    };
+    let report = py.detach(move || -> Result<Report, SearchError> {
+        let solved = |sol: &npuzzle::Solution, a: Algorithm, name: Option<&str>| {
+            Report::solved(&b, &g, sol, a, name, metric, weight, notation)
+        };
+        if !npuzzle::is_solvable(&b, &g).unwrap_or(false) {
+            return Ok(Report::unsolvable(&b, algo, None, metric, notation));
+        }
+        if let Some(w) = weight {
+            if metric == Metric::Mtm || !matches!(algo, Algorithm::Auto | Algorithm::Idastar) {
+                return Err(SearchError::Unsupported {
+                    algorithm: "weighted idastar",
+                    reason: "weight takes algorithm auto or idastar, metric stm".into(),
+                });
+            }
+            let sol = npuzzle::search::idastar_weighted(&b, &g, h, w, &limits)?;
+            return Ok(solved(&sol, Algorithm::Idastar, Some(h.name())));
+        }
+        if metric == Metric::Mtm {
+            let sol = npuzzle::search::idastar_mtm(&b, &g, &limits)?;
+            return Ok(solved(
+                &sol,
+                Algorithm::Idastar,
+                Some("multi-tile walking distance"),
+            ));
+        }
+        if let Some(p) =
+            pdb.filter(|_| matches!(algo, Algorithm::Auto | Algorithm::Idastar) && named.is_none())
+        {
+            let exact = npuzzle::search::idastar_pdb_parallel(&b, &g, &p, &limits, 0);
+            return match algo {
+                Algorithm::Auto => anytime(
+                    &b,
+                    &g,
+                    exact,
+                    &limits,
+                    |s, a, n| solved(s, a, n),
+                    "pattern databases",
+                ),
+                _ => Ok(solved(
+                    &exact?,
+                    Algorithm::Idastar,
+                    Some("pattern databases"),
+                )),
+            };
+        }
+        if algo == Algorithm::Auto {
+            let mut solver = npuzzle::Solver::new(Algorithm::Auto, h, limits.clone());
+            let ran = solver.resolve(&g);
+            let exact = solver.solve(&b, &g).map(|(s, _)| s);
+            let name = if ran.uses_heuristic() { h.name() } else { "" };
+            return anytime(
+                &b,
+                &g,
+                exact,
+                &limits,
+                |s, a, n| solved(s, if a == Algorithm::Auto { ran } else { a }, n),
+                name,
+            );
+        }
+        let sol = npuzzle::solve(&b, &g, algo, h, &limits)?;
+        Ok(solved(
+            &sol,
+            algo,
+            algo.uses_heuristic().then_some(h.name()),
+        ))
+    });
+    report.map(Solution::from_report).map_err(search_error)
+}
+
+/// The exact result, or the fast solver's answer with the bound the exact search proved.
+fn anytime(
+    b: &Board,
+    g: &Board,
+    exact: Result<npuzzle::Solution, SearchError>,
+    limits: &Limits,
+    solved: impl Fn(&npuzzle::Solution, Algorithm, Option<&str>) -> Report,
+    name: &str,
+) -> Result<Report, SearchError> {
+    let name = (!name.is_empty()).then_some(name);
+    match npuzzle::search::or_fast(b, g, exact, limits)? {
+        (sol, None) => Ok(solved(&sol, Algorithm::Auto, name)),
+        (sol, Some(bound)) => {
+            let mut r = solved(&sol, Algorithm::Fast, None);
+            r.lower_bound = r.lower_bound.map(|l| l.max(bound));
+            Ok(r)
+        }
+    }
+}
+
+/// The boards of an `(N, cells)` array, checked; a bad row is named.
+fn rows(boards: &PyReadonlyArray2<'_, u8>, size: Size) -> PyResult<Vec<Board>> {
+    let a = boards.as_array();
+    if a.ncols() != size.cells() {
+        return Err(value_error(format!(
+            "boards: expected {} columns (one per cell of {size}), found {}",
+            size.cells(),
+            a.ncols()
+        )));
+    }
+    a.rows()
+        .into_iter()
+        .enumerate()
+        .map(|(i, r)| {
+            Board::from_cells(size, r.to_vec())
+                .map_err(|e| value_error(format!("boards row {i}: {e}")))
+        })
+        .collect()
+}
+
+fn threads_arg(threads: usize) -> usize {
+    match threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        t => t,
+    }
+}
+
+/// Runs `f` over `items` on `threads` threads in chunks; results in order.
+fn par_map<T: Sync, R: Send + Default + Clone>(
+    items: &[T],
+    threads: usize,
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    let mut out = vec![R::default(); items.len()];
+    let chunk = 1024;
+    let next = AtomicUsize::new(0);
+    let slots: Vec<std::sync::Mutex<&mut [R]>> =
+        out.chunks_mut(chunk).map(std::sync::Mutex::new).collect();
+    std::thread::scope(|s| {
+        for _ in 0..threads.min(slots.len()).max(1) {
+            s.spawn(|| loop {
+                let c = next.fetch_add(1, Ordering::Relaxed);
+                if c >= slots.len() {
+                    return;
+                }
+                let mut slot = slots[c].lock().expect("no panics while held");
+                for (k, r) in slot.iter_mut().enumerate() {
+                    *r = f(&items[c * chunk + k]);
+                }
+            });
+        }
+    });
+    drop(slots);
+    out
+}
+
+/// Optimal distances of an `(N, cells)` uint8 array of boards: by a distance table on
+/// boards of up to 12 cells, by pattern-database IDA* with `pdbs`, else by IDA* with
+/// linear conflict; -1 for a board that cannot reach the goal. Every core, GIL released.
+#[pyfunction]
+#[pyo3(signature = (boards, size, goal=None, pdbs=None, threads=0))]
+fn _distances<'py>(
+    py: Python<'py>,
+    boards: PyReadonlyArray2<'py, u8>,
+    size: &str,
+    goal: Option<&Bound<'py, PyAny>>,
+    pdbs: Option<&PatternDatabases>,
+    threads: usize,
+) -> PyResult<Bound<'py, PyArray1<i32>>> {
+    let size = parse_size(size)?;
+    let g = goal_arg(goal, size)?;
+    let list = rows(&boards, size)?;
+    let threads = threads_arg(threads);
+    let pdb = pdbs.map(|p| p.heuristic.clone());
+    if let Some(p) = &pdb {
+        if p.goal() != &g {
+            return Err(value_error(format!(
+                "pdbs: the databases are for goal {}, not {g}",
+                p.goal()
+            )));
+        }
+    }
+    let out = py.detach(|| -> Result<Vec<i32>, SearchError> {
+        if size.cells() <= 12 && pdb.is_none() {
+            let table = DistanceTable::build(&g, &Limits::default())?;
+            return Ok(par_map(&list, threads, |b| {
+                table.distance(b).map_or(-1, |d| d as i32)
+            }));
+        }
+        let failed = std::sync::Mutex::new(None);
+        let d = par_map(&list, threads, |b| {
+            let r = match &pdb {
+                Some(p) => npuzzle::search::idastar_pdb(b, &g, p, &Limits::default()),
+                None => npuzzle::search::idastar(
+                    b,
+                    &g,
+                    HeuristicKind::LinearConflict,
+                    &Limits::default(),
+                ),
+            };
+            match r {
+                Ok(s) => s.len() as i32,
+                Err(SearchError::Unsolvable) => -1,
+                Err(e) => {
+                    *failed.lock().expect("no panics while held") = Some(e);
+                    -2
+                }
+            }
+        });
+        match failed.into_inner().expect("no panics while held") {
+            Some(e) => Err(e),
+            None => Ok(d),
+        }
+    });
+    Ok(PyArray1::from_vec(py, out.map_err(search_error)?))
+}
+
+/// Admissible estimates of an `(N, cells)` uint8 array of boards: "manhattan",
+/// "linear-conflict", "walking-distance", "misplaced", or "pdb" (with `pdbs`).
+#[pyfunction]
+#[pyo3(signature = (boards, size, heuristic="manhattan", goal=None, pdbs=None, threads=0))]
+fn _estimates<'py>(
+    py: Python<'py>,
+    boards: PyReadonlyArray2<'py, u8>,
+    size: &str,
+    heuristic: &str,
+    goal: Option<&Bound<'py, PyAny>>,
+    pdbs: Option<&PatternDatabases>,
+    threads: usize,
+) -> PyResult<Bound<'py, PyArray1<i32>>> {
+    let size = parse_size(size)?;
+    let g = goal_arg(goal, size)?;
+    if heuristic == "pdb" && pdbs.is_none() {
+        return Err(value_error(
+            "heuristic: \"pdb\" needs pdbs= (PatternDatabases.load or .build)",
+        ));
+    }
+    let list = rows(&boards, size)?;
+    let threads = threads_arg(threads);
+    let out = if heuristic == "pdb" {
+        let Some(p) = pdbs.map(|p| p.heuristic.clone()) else {
+            return Err(value_error("heuristic: \"pdb\" needs pdbs="));
+        };
+        if p.goal() != &g {
+            return Err(value_error(format!(
+                "pdbs: the databases are for goal {}, not {g}",
+                p.goal()
+            )));
+        }
+        py.detach(|| par_map(&list, threads, |b| p.estimate(b) as i32))
+    } else {
+        let h = heuristic
+            .parse::<HeuristicKind>()
+            .map_err(|e| value_error(format!("heuristic: expected pdb or {e}")))?;
+        if h.estimate(&g, &g).is_none() {
+            return Err(value_error(format!(
+                "heuristic: {} does not take {size} boards",
+                h.name()
+            )));
+        }
+        py.detach(|| {
+            par_map(&list, threads, |b| {
+                h.estimate(b, &g).map_or(-1, |v| v as i32)
+            })
+        })
+    };
+    Ok(PyArray1::from_vec(py, out))
+}
+
+/// Whether each board of an `(N, cells)` uint8 array can reach the goal.
+#[pyfunction]
+#[pyo3(signature = (boards, size, goal=None, threads=0))]
+fn _solvable<'py>(
+    py: Python<'py>,
+    boards: PyReadonlyArray2<'py, u8>,
+    size: &str,
+    goal: Option<&Bound<'py, PyAny>>,
+    threads: usize,
+) -> PyResult<Bound<'py, PyArray1<bool>>> {
+    let size = parse_size(size)?;
+    let g = goal_arg(goal, size)?;
+    let list = rows(&boards, size)?;
+    let threads = threads_arg(threads);
+    let out = py.detach(|| {
+        par_map(&list, threads, |b| {
+            npuzzle::is_solvable(b, &g).unwrap_or(false)
+        })
+    });
+    Ok(PyArray1::from_vec(py, out))
+}
+
+/// `count` scrambles as a `(count, cells)` uint8 array: uniform, or random walks of
+/// `walk` moves; the same seed gives the rows `npuzzle scramble -n count --seed seed`
+/// prints.
+#[pyfunction]
+#[pyo3(signature = (size, count, seed=None, walk=None, goal=None))]
+fn scrambles<'py>(
+    py: Python<'py>,
+    size: &str,
+    count: usize,
+    seed: Option<u64>,
+    walk: Option<usize>,
+    goal: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyArray2<u8>>> {
+    let size = parse_size(size)?;
+    let g = goal_arg(goal, size)?;
+    let cells = size.cells();
+    let mut rng = Rng::new(seed.unwrap_or_else(random_seed));
+    let data = py.detach(|| {
+        let mut data = Vec::with_capacity(count * cells);
+        for _ in 0..count {
+            let b = match walk {
+                Some(k) => npuzzle::scramble::walk(&g, k, &mut rng).0,
+                None => uniform(&g, &mut rng),
+            };
+            data.extend_from_slice(b.cells());
+        }
+        data
+    });
+    let flat = PyArray1::from_vec(py, data);
+    flat.reshape([count, cells])
+}
+
+/// The direction a Gymnasium action names: 0 up, 1 down, 2 left, 3 right (the way the
+/// tile moves).
+fn action(a: i64) -> Option<Direction> {
+    usize::try_from(a)
+        .ok()
+        .and_then(|i| Direction::ALL.get(i).copied())
+}
+
+/// A scrambled board: uniform, or a walk of `walk` moves.
+fn draw(goal: &Board, walk_len: Option<usize>, rng: &mut Rng) -> Board {
+    loop {
+        let b = match walk_len {
+            Some(k) => walk(goal, k, rng).0,
+            None => uniform(goal, rng),
+        };
+        // A scramble that is already solved would end an episode before its first step.
+        if &b != goal || goal.size().cells() <= 2 {
+            return b;
+        }
+    }
+}
+
+/// The single environment's state, stepped in Rust (the Python class wraps it).
+#[pyclass(module = "npuzzle")]
+struct _Puzzle {
+    goal: Board,
+    board: Board,
+    walk: Option<usize>,
+}
+
+#[pymethods]
+impl _Puzzle {
+    #[new]
+    #[pyo3(signature = (size, walk=None, goal=None))]
+    fn new(size: &str, walk: Option<usize>, goal: Option<&Bound<'_, PyAny>>) -> PyResult<_Puzzle> {
+        let g = goal_arg(goal, parse_size(size)?)?;
+        Ok(_Puzzle {
+            board: g.clone(),
+            goal: g,
+            walk,
+        })
+    }
+
+    /// A new scramble from `seed`; its tiles.
+    fn reset<'py>(&mut self, py: Python<'py>, seed: u64) -> Bound<'py, PyArray1<u8>> {
+        self.board = draw(&self.goal, self.walk, &mut Rng::new(seed));
+        PyArray1::from_slice(py, self.board.cells())
+    }
+
+    /// Sets the board (for `options={"board": ...}`).
+    fn set_board<'py>(
+        &mut self,
+        py: Python<'py>,
+        board: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray1<u8>>> {
+        let s = self.goal.size().to_string();
+        let b = board_arg(board, Some(&s), "board")?;
+        if b.size() != self.goal.size() {
+            return Err(value_error(format!(
+                "board: expected a {} board, found a {} one",
+                self.goal.size(),
+                b.size()
+            )));
+        }
+        self.board = b;
+        Ok(PyArray1::from_slice(py, self.board.cells()))
+    }
+
+    /// One action: (tiles, reward, terminated). A move off the board leaves it as it is.
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        a: i64,
+    ) -> PyResult<(Bound<'py, PyArray1<u8>>, f64, bool)> {
+        let d =
+            action(a).ok_or_else(|| value_error(format!("action: expected 0 to 3, found {a}")))?;
+        let _ = self.board.apply(d);
+        Ok((
+            PyArray1::from_slice(py, self.board.cells()),
+            -1.0,
+            self.board == self.goal,
+        ))
+    }
+
+    /// The board, one line.
+    fn board(&self) -> String {
+        self.board.to_string()
+    }
+
+    /// The board as grid lines.
+    fn grid(&self) -> String {
+        self.board.to_grid()
+    }
+
+    /// The actions that move a tile.
+    fn legal(&self) -> Vec<i64> {
+        Direction::ALL
+            .iter()
+            .enumerate()
+            .filter(|(_, &d)| self.board.mover(d).is_some())
+            .map(|(i, _)| i as i64)
+            .collect()
+    }
+}
+
+/// N environments stepped in one call (the vector environment wraps it). An environment
+/// that reached its goal is reset by its next step (Gymnasium's next-step autoreset).
+#[pyclass(module = "npuzzle")]
+struct _VecPuzzle {
+    goal: Board,
+    boards: Vec<Board>,
+    done: Vec<bool>,
+    walk: Option<usize>,
+    rng: Rng,
+}
+
+#[pymethods]
+impl _VecPuzzle {
+    #[new]
+    #[pyo3(signature = (num, size, walk=None, goal=None))]
+    fn new(
+        num: usize,
+        size: &str,
+        walk: Option<usize>,
+        goal: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<_VecPuzzle> {
+        let g = goal_arg(goal, parse_size(size)?)?;
+        Ok(_VecPuzzle {
+            boards: vec![g.clone(); num],
+            done: vec![false; num],
+            goal: g,
+            walk,
+            rng: Rng::new(0),
+        })
+    }
+
+    /// New scrambles for every environment from `seed`; their tiles `(N, cells)`.
+    fn reset<'py>(&mut self, py: Python<'py>, seed: u64) -> PyResult<Bound<'py, PyArray2<u8>>> {
+        self.rng = Rng::new(seed);
+        for (b, d) in self.boards.iter_mut().zip(&mut self.done) {
+            *b = draw(&self.goal, self.walk, &mut self.rng);
+            *d = false;
+        }
+        self.observe(py)
+    }
+
+    /// One action per environment: (tiles, rewards, terminated).
+    #[allow(clippy::type_complexity)]
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: PyReadonlyArray1<'py, i64>,
+    ) -> PyResult<(
+        Bound<'py, PyArray2<u8>>,
+        Bound<'py, PyArray1<f32>>,
+        Bound<'py, PyArray1<bool>>,
+    )> {
+        let acts = actions.as_slice().map_err(value_error)?;
+        if acts.len() != self.boards.len() {
+            return Err(value_error(format!(
+                "actions: expected {} (one per environment), found {}",
+                self.boards.len(),
+                acts.len()
+            )));
+        }
+        let mut rewards = vec![-1.0f32; acts.len()];
+        let mut term = vec![false; acts.len()];
+        for (i, &a) in acts.iter().enumerate() {
+            if self.done[i] {
+                self.boards[i] = draw(&self.goal, self.walk, &mut self.rng);
+                self.done[i] = false;
+                rewards[i] = 0.0;
+                continue;
+            }
+            let d = action(a)
+                .ok_or_else(|| value_error(format!("actions[{i}]: expected 0 to 3, found {a}")))?;
+            let _ = self.boards[i].apply(d);
+            if self.boards[i] == self.goal {
+                term[i] = true;
+                self.done[i] = true;
+            }
+        }
+        Ok((
+            self.observe(py)?,
+            PyArray1::from_vec(py, rewards),
+            PyArray1::from_vec(py, term),
+        ))
+    }
+}
+
+impl _VecPuzzle {
+    fn observe<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<u8>>> {
+        let cells = self.goal.size().cells();
+        let mut flat = Vec::with_capacity(self.boards.len() * cells);
+        for b in &self.boards {
+            flat.extend_from_slice(b.cells());
+        }
+        PyArray1::from_vec(py, flat).reshape([self.boards.len(), cells])
+    }
+}
+
+/// The extension module.
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(parse_board, m)?)?;
+    m.add_function(wrap_pyfunction!(format_board, m)?)?;
+    m.add_function(wrap_pyfunction!(is_solvable, m)?)?;
+    m.add_function(wrap_pyfunction!(apply, m)?)?;
+    m.add_function(wrap_pyfunction!(verify, m)?)?;
+    m.add_function(wrap_pyfunction!(convert_moves, m)?)?;
+    m.add_function(wrap_pyfunction!(scramble, m)?)?;
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(_distances, m)?)?;
+    m.add_function(wrap_pyfunction!(_estimates, m)?)?;
+    m.add_function(wrap_pyfunction!(_solvable, m)?)?;
+    m.add_function(wrap_pyfunction!(scrambles, m)?)?;
+    m.add_class::<PatternDatabases>()?;
+    m.add_class::<Solution>()?;
+    m.add_class::<_Puzzle>()?;
+    m.add_class::<_VecPuzzle>()?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The Python package's tests: a virtual environment (made once, under the target
+# directory) with maturin, numpy, gymnasium and pytest; the package built into it; the
+# CLI built for the tests to compare against; then pytest.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+cd "$root"
+target="${CARGO_TARGET_DIR:-$root/target}"
+venv="${NPUZZLE_VENV:-$target/py-venv}"
+python="${PYTHON:-python3}"
+if [ ! -x "$venv/bin/python" ]; then
+  echo "py: creating $venv"
+  "$python" -m venv "$venv"
+fi
+"$venv/bin/pip" install -q --disable-pip-version-check "maturin>=1.5,<2" numpy gymnasium pytest
+cargo build --locked -q -p npuzzle-cli
+echo "py: building the package (maturin develop --release)"
+(cd "$here" && VIRTUAL_ENV="$venv" PATH="$venv/bin:$PATH" maturin develop --release -q)
+NPUZZLE_BIN="$target/debug/npuzzle" "$venv/bin/python" -m pytest -q "$here/tests" "$@"

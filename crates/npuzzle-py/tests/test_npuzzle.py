@@ -1,0 +1,234 @@
+"""The Python package against the CLI's answers on the same boards, a BFS written here,
+and Gymnasium's environment checker."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import shutil
+import subprocess
+from collections import deque
+
+import numpy as np
+import pytest
+
+import npuzzle
+
+BIN = os.environ.get("NPUZZLE_BIN") or shutil.which("npuzzle")
+
+
+def cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    if not BIN:
+        pytest.fail("set NPUZZLE_BIN to the npuzzle binary (crates/npuzzle-py/test.sh does)")
+    return subprocess.run([BIN, *args], input=stdin, capture_output=True, text=True, check=False)
+
+
+def bfs_3x3() -> dict[tuple[int, ...], int]:
+    """Distances to the 3x3 goal of every reachable board."""
+    goal = (1, 2, 3, 4, 5, 6, 7, 8, 0)
+    dist = {goal: 0}
+    queue = deque([goal])
+    while queue:
+        b = queue.popleft()
+        z = b.index(0)
+        r, c = divmod(z, 3)
+        for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            nr, nc = r + dr, c + dc
+            if 0 <= nr < 3 and 0 <= nc < 3:
+                n = nr * 3 + nc
+                x = list(b)
+                x[z], x[n] = x[n], x[z]
+                t = tuple(x)
+                if t not in dist:
+                    dist[t] = dist[b] + 1
+                    queue.append(t)
+    return dist
+
+
+@pytest.fixture(scope="module")
+def oracle() -> dict[tuple[int, ...], int]:
+    return bfs_3x3()
+
+
+def text(row) -> str:
+    return npuzzle.format_board([int(t) for t in row])
+
+
+def test_solve_matches_the_cli():
+    boards = [text(r) for r in npuzzle.scrambles("3x3", 12, seed=5)]
+    boards += [npuzzle.scramble("4x3", seed=s) for s in range(3)]
+    out = cli("solve", "--json", *boards)
+    assert out.returncode == 0, out.stderr
+    answers = [json.loads(line) for line in out.stdout.splitlines()]
+    for b, want in zip(boards, answers):
+        got = npuzzle.solve(b)
+        assert got.length == want["length"], b
+        assert got.optimal and want["optimal"]
+        assert npuzzle.verify(b, got.moves)
+        # The same fields as the CLI's JSON.
+        assert set(json.loads(got.to_json())) == set(want)
+    for notation in ("tile", "blank", "tiles"):
+        s = npuzzle.solve(boards[0], algorithm="astar", heuristic="manhattan", notation=notation)
+        assert npuzzle.verify(boards[0], s.moves, notation=notation)
+    unsolvable = npuzzle.solve("2 1 3/4 5 6/7 8 0")
+    assert not unsolvable.solvable and unsolvable.moves is None
+
+
+def test_anytime_and_weighted_answers():
+    b = npuzzle.scramble("5x5", seed=3)
+    s = npuzzle.solve(b, time_limit=0.05)
+    assert s.optimal is False and s.algorithm == "fast"
+    assert 0 < s.lower_bound <= s.length and npuzzle.verify(b, s.moves)
+    with pytest.raises(TimeoutError, match="stopped"):
+        npuzzle.solve(b, algorithm="idastar", time_limit=0.05)
+    w = npuzzle.solve(npuzzle.scramble("4x4", seed=2), weight=1.5)
+    assert w.weight == 1.5 and w.optimal is False and w.lower_bound * 1.5 >= w.length
+
+
+def test_scrambles_match_the_cli():
+    for size, seed in (("3x3", 1), ("4x4", 2), ("5x2", 3)):
+        out = cli("scramble", "--size", size, "-n", "5", "--seed", str(seed))
+        rows = out.stdout.split("\n")[:5]
+        arr = npuzzle.scrambles(size, 5, seed=seed)
+        assert [text(r) if size != "5x2" else npuzzle.format_board([int(t) for t in r], size=size) for r in arr] == rows
+        assert npuzzle.scramble(size, seed=seed) == rows[0]
+    walk = cli("scramble", "--size", "4x4", "--seed", "4", "--moves", "30").stdout.strip()
+    assert npuzzle.scramble("4x4", seed=4, moves=30) == walk
+    assert npuzzle.scrambles("4x4", 3, seed=4, walk=30)[0].tolist() == npuzzle.parse_board(walk)[0]
+    assert npuzzle.solvable(npuzzle.scrambles("4x4", 1000, seed=8), "4x4").all()
+
+
+def test_solvable_apply_and_notations_match_the_cli():
+    boards = ["8 1 3/4 0 2/7 6 5", "2 1 3/4 5 6/7 8 0", "1 2 3/4 5 6/0 7 8"]
+    out = cli("solvable", *boards).stdout.splitlines()
+    for b, line in zip(boards, out):
+        assert npuzzle.is_solvable(b) == line.endswith(": solvable"), line
+    arr = np.array([npuzzle.parse_board(b)[0] for b in boards])
+    assert npuzzle.solvable(arr, "3x3").tolist() == [npuzzle.is_solvable(b) for b in boards]
+    got = npuzzle.apply("8 1 3/4 0 2/7 6 5", "LUR2")
+    want = cli("apply", "8 1 3/4 0 2/7 6 5", "LUR2").stdout.strip()
+    assert want.endswith(got) or got in want, (got, want)
+    for to in ("blank", "tiles"):
+        want = cli("moves", "convert", "--to", to, "--board", "8 1 3/4 0 2/7 6 5", "LUR2D2").stdout.strip()
+        assert npuzzle.convert_moves("LUR2D2", "8 1 3/4 0 2/7 6 5", to) == want
+
+
+def test_batch_distances_on_every_3x3_position(oracle):
+    boards = np.array(list(oracle.keys()), dtype=np.uint8)
+    assert len(boards) == 181440
+    want = np.array(list(oracle.values()), dtype=np.int32)
+    got = npuzzle.distances(boards, "3x3")
+    assert (got == want).all()
+    # Every estimate is a lower bound, and linear conflict is at least Manhattan.
+    m = npuzzle.estimates(boards, "3x3", "manhattan")
+    lc = npuzzle.estimates(boards, "3x3", "linear-conflict")
+    wd = npuzzle.estimates(boards, "3x3", "walking-distance")
+    assert (m <= want).all() and (lc <= want).all() and (wd <= want).all() and (lc >= m).all()
+    # Unsolvable boards: -1.
+    odd = boards[:10].copy()
+    odd[:, [0, 1]] = odd[:, [1, 0]]
+    odd = odd[(odd[:, 0] != 0) & (odd[:, 1] != 0)]
+    assert (npuzzle.distances(odd, "3x3") == -1).all()
+    # Any integer dtype and a list of lists are taken.
+    assert npuzzle.distances(boards[:5].astype(np.int64).tolist(), "3x3").tolist() == want[:5].tolist()
+
+
+def test_pattern_databases_built_saved_loaded_and_searched(tmp_path, oracle):
+    pdbs = npuzzle.PatternDatabases.build("4x4", "5-5-5", directory=tmp_path)
+    assert len(list(tmp_path.iterdir())) == 3
+    again = npuzzle.PatternDatabases.load(tmp_path, "4x4", "5-5-5")
+    boards = npuzzle.scrambles("4x4", 12, seed=21)
+    est = npuzzle.estimates(boards, "4x4", "pdb", pdbs=pdbs)
+    assert (est == npuzzle.estimates(boards, "4x4", "pdb", pdbs=again)).all()
+    assert est[0] == again.estimate(boards[0])
+    dist = npuzzle.distances(boards, "4x4", pdbs=pdbs)
+    # The CLI, with the same databases, gives the same optimal lengths.
+    out = cli("solve", "--json", "--pdb", "5-5-5", "--pdb-dir", str(tmp_path), *[text(r) for r in boards])
+    assert out.returncode == 0, out.stderr
+    assert dist.tolist() == [json.loads(line)["length"] for line in out.stdout.splitlines()]
+    assert (est <= dist).all()
+    # On 3x3, database search agrees with the BFS.
+    small = npuzzle.PatternDatabases.build("3x3", "1,2,3,4/5,6,7,8")
+    b3 = np.array(list(itertools.islice(oracle.keys(), 0, 181440, 997)), dtype=np.uint8)
+    assert npuzzle.distances(b3, "3x3", pdbs=small).tolist() == [oracle[tuple(r)] for r in b3.tolist()]
+    with pytest.raises(ValueError, match="No such file|not found|cannot"):
+        npuzzle.PatternDatabases.load(tmp_path / "none", "4x4", "7-8")
+
+
+def test_bad_input_raises_value_error_with_the_librarys_message():
+    out = cli("solve", "1 2 3/4 5 6/7 8 9")
+    msg = out.stderr.strip().split(": ", 2)[-1]
+    with pytest.raises(ValueError) as e:
+        npuzzle.solve("1 2 3/4 5 6/7 8 9")
+    assert msg in str(e.value), (msg, str(e.value))
+    for call, says in [
+        (lambda: npuzzle.solve("1 2 3/4 5 6/7 8 0", algorithm="dfs"), "algorithm: expected"),
+        (lambda: npuzzle.solve([1, 2, 3, 0, 4]), "make no square"),
+        (lambda: npuzzle.apply("1 2 3/4 5 6/7 8 0", "UUU"), "moves:"),
+        (lambda: npuzzle.distances(np.zeros((2, 9)), "3x3"), "integer tiles"),
+        (lambda: npuzzle.distances(np.zeros((2, 8), dtype=np.uint8), "3x3"), "expected 9 columns"),
+        (lambda: npuzzle.distances(np.array([[1, 2, 3, 4, 5, 6, 7, 8, 8]]), "3x3"), "boards row 0"),
+        (lambda: npuzzle.estimates(np.zeros((1, 9), dtype=np.uint8), "3x3", "pdb"), "needs pdbs"),
+        (lambda: npuzzle.scrambles("1x1", 2), "size:"),
+        (lambda: npuzzle.solve("1 2 3/4 5 6/7 8 0", weight=0.5), "weight: expected from 1 to 100"),
+    ]:
+        with pytest.raises(ValueError, match=says):
+            call()
+
+
+def test_the_environment_passes_gymnasiums_checker():
+    import gymnasium as gym
+    from gymnasium.utils.env_checker import check_env
+
+    for size in ("3x3", "4x4", "3x2"):
+        env = gym.make("npuzzle/SlidingPuzzle-v0", size=size, render_mode="ansi")
+        check_env(env.unwrapped)
+    env = gym.make("npuzzle/SlidingPuzzle-v0", size="3x3", optimal_info=True)
+    obs, info = env.reset(seed=11)
+    board = npuzzle.format_board([int(t) for t in obs])
+    sol = npuzzle.solve(board, notation="tile")
+    assert info["optimal_distance"] == sol.length
+    # Playing the optimal solution ends the episode with -length.
+    actions = {"U": 0, "D": 1, "L": 2, "R": 3}
+    total, terminated = 0.0, False
+    moves = npuzzle.convert_moves(sol.moves, board, "blank")
+    for m in moves:
+        # Blank notation names the blank's way; the tile goes the other way.
+        a = actions[{"u": "D", "d": "U", "l": "R", "r": "L"}[m]]
+        obs, r, terminated, truncated, info = env.step(a)
+        total += r
+    assert terminated and total == -sol.length and info["optimal_distance"] == 0
+    # A walk scramble of k moves is at most k from the goal.
+    env = gym.make("npuzzle/SlidingPuzzle-v0", size="4x4", walk=6, optimal_info=False)
+    obs, _ = env.reset(seed=1)
+    assert 0 < npuzzle.solve(npuzzle.format_board([int(t) for t in obs])).length <= 6
+
+
+def test_the_vector_environment_steps_like_single_ones():
+    import gymnasium as gym
+
+    vec = gym.make_vec("npuzzle/SlidingPuzzle-v0", num_envs=64, size="3x3", walk=3,
+                       vectorization_mode="vector_entry_point")
+    obs, _ = vec.reset(seed=4)
+    assert obs.shape == (64, 9) and obs.dtype == np.uint8
+    rng = np.random.default_rng(0)
+    done_seen = 0
+    for _ in range(200):
+        actions = rng.integers(0, 4, size=64)
+        before = obs.copy()
+        obs, rew, term, trunc, _ = vec.step(actions)
+        assert obs.shape == (64, 9) and rew.dtype == np.float32 and not trunc.any()
+        for i in range(64):
+            if rew[i] == 0:  # autoreset step
+                continue
+            b = npuzzle.format_board([int(t) for t in before[i]])
+            try:
+                want = npuzzle.apply(b, "UDLR"[actions[i]])
+            except ValueError:  # no tile to move: the board stays as it is
+                want = b
+            got = npuzzle.format_board([int(t) for t in obs[i]])
+            assert got == want
+            assert term[i] == (got == "1 2 3/4 5 6/7 8 0")
+        done_seen += int(term.sum())
+    assert done_seen > 0
