@@ -19,7 +19,9 @@ use npuzzle::sequence::Metric;
 use npuzzle::{
     Algorithm, Board, Direction, DistanceTable, HeuristicKind, Limits, Notation, SearchError, Size,
 };
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
+use numpy::{
+    PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods,
+};
 use pyo3::exceptions::{PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
 
@@ -583,24 +585,47 @@ fn anytime(
     }
 }
 
-/// The boards of an `(N, cells)` array, checked; a bad row is named.
-fn rows(boards: &PyReadonlyArray2<'_, u8>, size: Size) -> PyResult<Vec<Board>> {
-    let a = boards.as_array();
-    if a.ncols() != size.cells() {
+/// The tiles of an `(N, cells)` array as one slice, its shape checked.
+fn flat<'a>(boards: &'a PyReadonlyArray2<'_, u8>, size: Size) -> PyResult<&'a [u8]> {
+    let cols = boards.shape()[1];
+    if cols != size.cells() {
         return Err(value_error(format!(
-            "boards: expected {} columns (one per cell of {size}), found {}",
-            size.cells(),
-            a.ncols()
+            "boards: expected {} columns (one per cell of {size}), found {cols}",
+            size.cells()
         )));
     }
-    a.rows()
-        .into_iter()
-        .enumerate()
-        .map(|(i, r)| {
-            Board::from_cells(size, r.to_vec())
-                .map_err(|e| value_error(format!("boards row {i}: {e}")))
-        })
-        .collect()
+    boards
+        .as_slice()
+        .map_err(|e| value_error(format!("boards: {e}")))
+}
+
+/// `f` of each row's board, on `threads` threads in chunks, in order; the first bad row
+/// is named in the error.
+fn par_boards<R: Send + Default + Clone>(
+    tiles: &[u8],
+    size: Size,
+    threads: usize,
+    f: impl Fn(&Board) -> R + Sync,
+) -> PyResult<Vec<R>> {
+    let cells = size.cells();
+    let n = tiles.len() / cells.max(1);
+    let bad = std::sync::Mutex::new(None::<(usize, String)>);
+    let out = par_map(n, threads, |i| {
+        match Board::from_cells(size, tiles[i * cells..(i + 1) * cells].to_vec()) {
+            Ok(b) => f(&b),
+            Err(e) => {
+                let mut bad = bad.lock().expect("no panics while held");
+                if bad.as_ref().is_none_or(|(j, _)| i < *j) {
+                    *bad = Some((i, e.to_string()));
+                }
+                R::default()
+            }
+        }
+    });
+    match bad.into_inner().expect("no panics while held") {
+        Some((i, e)) => Err(value_error(format!("boards row {i}: {e}"))),
+        None => Ok(out),
+    }
 }
 
 fn threads_arg(threads: usize) -> usize {
@@ -610,14 +635,14 @@ fn threads_arg(threads: usize) -> usize {
     }
 }
 
-/// Runs `f` over `items` on `threads` threads in chunks; results in order.
-fn par_map<T: Sync, R: Send + Default + Clone>(
-    items: &[T],
+/// `f(i)` for `i` in `0..n` on `threads` threads in chunks; results in order.
+fn par_map<R: Send + Default + Clone>(
+    n: usize,
     threads: usize,
-    f: impl Fn(&T) -> R + Sync,
+    f: impl Fn(usize) -> R + Sync,
 ) -> Vec<R> {
-    let mut out = vec![R::default(); items.len()];
-    let chunk = 1024;
+    let mut out = vec![R::default(); n];
+    let chunk = 4096;
     let next = AtomicUsize::new(0);
     let slots: Vec<std::sync::Mutex<&mut [R]>> =
         out.chunks_mut(chunk).map(std::sync::Mutex::new).collect();
@@ -630,7 +655,7 @@ fn par_map<T: Sync, R: Send + Default + Clone>(
                 }
                 let mut slot = slots[c].lock().expect("no panics while held");
                 for (k, r) in slot.iter_mut().enumerate() {
-                    *r = f(&items[c * chunk + k]);
+                    *r = f(c * chunk + k);
                 }
             });
         }
@@ -654,7 +679,7 @@ fn _distances<'py>(
 ) -> PyResult<Bound<'py, PyArray1<i32>>> {
     let size = parse_size(size)?;
     let g = goal_arg(goal, size)?;
-    let list = rows(&boards, size)?;
+    let tiles = flat(&boards, size)?;
     let threads = threads_arg(threads);
     let pdb = pdbs.map(|p| p.heuristic.clone());
     if let Some(p) = &pdb {
@@ -665,15 +690,15 @@ fn _distances<'py>(
             )));
         }
     }
-    let out = py.detach(|| -> Result<Vec<i32>, SearchError> {
+    let out = py.detach(|| -> PyResult<Vec<i32>> {
         if size.cells() <= 12 && pdb.is_none() {
-            let table = DistanceTable::build(&g, &Limits::default())?;
-            return Ok(par_map(&list, threads, |b| {
+            let table = DistanceTable::build(&g, &Limits::default()).map_err(search_error)?;
+            return par_boards(tiles, size, threads, |b| {
                 table.distance(b).map_or(-1, |d| d as i32)
-            }));
+            });
         }
         let failed = std::sync::Mutex::new(None);
-        let d = par_map(&list, threads, |b| {
+        let d = par_boards(tiles, size, threads, |b| {
             let r = match &pdb {
                 Some(p) => npuzzle::search::idastar_pdb(b, &g, p, &Limits::default()),
                 None => npuzzle::search::idastar(
@@ -691,13 +716,13 @@ fn _distances<'py>(
                     -2
                 }
             }
-        });
+        })?;
         match failed.into_inner().expect("no panics while held") {
-            Some(e) => Err(e),
+            Some(e) => Err(search_error(e)),
             None => Ok(d),
         }
-    });
-    Ok(PyArray1::from_vec(py, out.map_err(search_error)?))
+    })?;
+    Ok(PyArray1::from_vec(py, out))
 }
 
 /// Admissible estimates of an `(N, cells)` uint8 array of boards: "manhattan",
@@ -720,7 +745,7 @@ fn _estimates<'py>(
             "heuristic: \"pdb\" needs pdbs= (PatternDatabases.load or .build)",
         ));
     }
-    let list = rows(&boards, size)?;
+    let tiles = flat(&boards, size)?;
     let threads = threads_arg(threads);
     let out = if heuristic == "pdb" {
         let Some(p) = pdbs.map(|p| p.heuristic.clone()) else {
@@ -732,7 +757,7 @@ fn _estimates<'py>(
                 p.goal()
             )));
         }
-        py.detach(|| par_map(&list, threads, |b| p.estimate(b) as i32))
+        py.detach(|| par_boards(tiles, size, threads, |b| p.estimate(b) as i32))?
     } else {
         let h = heuristic
             .parse::<HeuristicKind>()
@@ -744,10 +769,10 @@ fn _estimates<'py>(
             )));
         }
         py.detach(|| {
-            par_map(&list, threads, |b| {
+            par_boards(tiles, size, threads, |b| {
                 h.estimate(b, &g).map_or(-1, |v| v as i32)
             })
-        })
+        })?
     };
     Ok(PyArray1::from_vec(py, out))
 }
@@ -764,13 +789,13 @@ fn _solvable<'py>(
 ) -> PyResult<Bound<'py, PyArray1<bool>>> {
     let size = parse_size(size)?;
     let g = goal_arg(goal, size)?;
-    let list = rows(&boards, size)?;
+    let tiles = flat(&boards, size)?;
     let threads = threads_arg(threads);
     let out = py.detach(|| {
-        par_map(&list, threads, |b| {
+        par_boards(tiles, size, threads, |b| {
             npuzzle::is_solvable(b, &g).unwrap_or(false)
         })
-    });
+    })?;
     Ok(PyArray1::from_vec(py, out))
 }
 
