@@ -29,6 +29,19 @@ pub fn load(path: &Path, goal: &Board, tiles: &[u8], how: Load) -> Result<Patter
     PatternDb::open_checked(path, goal, tiles, how)
 }
 
+/// About how many seconds building the database of `tiles` for `goal` takes here on
+/// `threads` threads (0: all cores): 17 million (placement, blank cell) states a second
+/// per core (the 8-tile 4x4 table, 4.15 billion, took 121 s on 2 cores).
+pub fn build_seconds(goal: &Board, tiles: &[u8], threads: usize) -> f64 {
+    let cores = match threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        t => t,
+    };
+    let entries = Placement::new(goal.size().cells(), tiles.len()).count();
+    let states = entries as f64 * (goal.size().cells() - tiles.len()) as f64;
+    states / (17e6 * cores as f64)
+}
+
 /// Builds one database with a message and a progress display, and saves it.
 pub fn build_one(
     goal: &Board,
@@ -40,14 +53,7 @@ pub fn build_one(
     let entries = Placement::new(goal.size().cells(), tiles.len()).count();
     let large = entries > 1_000_000;
     if large {
-        // About 17 million (placement, blank cell) states a second per core here: the
-        // 8-tile 4x4 table (4.15 billion) took 121 s on 2 cores.
-        let cores = match threads {
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            t => t,
-        };
-        let states = entries as f64 * (goal.size().cells() - tiles.len()) as f64;
-        let secs = states / (17e6 * cores as f64);
+        let secs = build_seconds(goal, tiles, threads);
         let eta = if secs >= 90.0 {
             format!("about {:.0} minutes", secs / 60.0)
         } else {
@@ -113,7 +119,23 @@ pub fn heuristic(
         };
         let db = match loaded {
             Some(db) => db,
-            None => build_one(goal, tiles, limits, threads, dir)?,
+            None => {
+                let secs = build_seconds(goal, tiles, threads);
+                if let Some(t) = limits.time_limit.filter(|t| secs > t.as_secs_f64()) {
+                    return Err(Fail {
+                        code: crate::LIMIT,
+                        message: format!(
+                            "building the pattern database of tiles {tiles:?} for {} takes about \
+                             {secs:.0} s here, more than the time limit ({:.1} s); build it first \
+                             (npuzzle pdb build --size {} --pdb {spec}) or raise --time-limit",
+                            goal.size(),
+                            t.as_secs_f64(),
+                            goal.size()
+                        ),
+                    });
+                }
+                build_one(goal, tiles, limits, threads, dir)?
+            }
         };
         dbs.push(db);
     }
@@ -140,4 +162,47 @@ pub fn cached(goal: &Board, spec: &str, dir: Option<&Path>, how: Load) -> Option
         }
     }
     PdbHeuristic::new(goal, dbs).ok()
+}
+
+/// The databases `auto` uses for `goal`: a cached set (the strongest first), else the
+/// first set whose missing databases build within `budget` seconds and the memory limit
+/// (built and saved, with a note), else none. Larger builds happen only when named.
+pub fn for_auto(
+    goal: &Board,
+    limits: &Limits,
+    dir: Option<&Path>,
+    how: Load,
+    budget: f64,
+) -> Result<Option<(String, PdbHeuristic)>, Fail> {
+    let size = goal.size();
+    let candidates: &[&str] = match (size.width(), size.height()) {
+        (4, 4) => &["7-8", "6-6-3", "5-5-5"],
+        (5, 5) => &["6-6-6-6"],
+        _ => &["auto"],
+    };
+    for spec in candidates {
+        if let Some(h) = cached(goal, spec, dir, how) {
+            return Ok(Some((spec.to_string(), h)));
+        }
+    }
+    for spec in candidates {
+        let Ok(parts) = partition(goal, spec) else {
+            continue;
+        };
+        let secs: f64 = parts.iter().map(|t| build_seconds(goal, t, 0)).sum();
+        let memory = parts
+            .iter()
+            .map(|t| build_memory(size, t.len()))
+            .max()
+            .unwrap_or(0);
+        if secs <= budget && memory <= limits.max_memory {
+            crate::note!(
+                "npuzzle: auto: building the {spec} pattern databases for {size} (about {:.0} s; \
+                 larger sets are built only when named, e.g. npuzzle pdb build --size {size})",
+                secs.max(1.0)
+            );
+            return heuristic(goal, spec, limits, 0, dir, how).map(|h| Some((spec.to_string(), h)));
+        }
+    }
+    Ok(None)
 }

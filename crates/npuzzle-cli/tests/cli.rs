@@ -162,17 +162,14 @@ fn limits_exit_3_with_advice() {
         err.contains("bfs on 4x4 needs about") && err.contains("try --algo idastar"),
         "{err}"
     );
-    let o = npuzzle(
-        &[
-            "solve",
-            "--time-limit",
-            "50ms",
-            "--heuristic",
-            "manhattan",
-            "15 14 13 12/11 10 9 8/7 6 5 4/3 1 2 0",
-        ],
-        "",
-    );
+    // With --optimal (or a named algorithm), running out of time is exit 3 with the bound;
+    // auto alone answers fast instead (exit 0, not proven optimal).
+    let hard = "15 14 13 12/11 10 9 8/7 6 5 4/3 1 2 0";
+    let args = ["solve", "--time-limit", "50ms", "--heuristic", "manhattan"];
+    let o = npuzzle(&[&args[..], &[hard]].concat(), "");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("(not proven optimal, lower bound"));
+    let o = npuzzle(&[&args[..], &["--optimal", hard]].concat(), "");
     assert_eq!(o.status.code(), Some(3));
     assert!(
         text(&o.stderr).contains("needs at least"),
@@ -1373,4 +1370,82 @@ fn serve_answers_on_its_printed_address_and_stops_on_ctrl_c() {
         "--bind: expected an address",
         2,
     );
+}
+
+/// The files in the sandbox's database folder.
+fn built() -> Vec<String> {
+    std::fs::read_dir(sandbox().join("pdb"))
+        .map(|d| {
+            let mut v: Vec<String> = d
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            v.sort();
+            v
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn auto_answers_a_24_puzzle_within_its_time_limit_with_the_bound_proven() {
+    let o = npuzzle(&["scramble", "--size", "5x5", "--seed", "3"], "");
+    let board = text(&o.stdout).trim().to_string();
+    // No databases cached: none is built (each 5x5 one takes minutes); the exact search
+    // runs until the time limit, then the fast solver answers with the bound it proved.
+    let o = npuzzle(&["solve", "--json", "--time-limit", "0.3", &board], "");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+    assert_eq!(
+        (v["optimal"].as_bool(), v["algorithm"].as_str()),
+        (Some(false), Some("fast"))
+    );
+    let bound = v["lower_bound"].as_u64().unwrap();
+    assert!(bound > 0 && bound <= v["length"].as_u64().unwrap());
+    assert!(
+        text(&o.stderr).contains("the exact search stopped after"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o2 = npuzzle(&["verify", &board, v["moves"].as_str().unwrap()], "");
+    assert_eq!(o2.status.code(), Some(0));
+    assert!(built().is_empty(), "built {:?}", built());
+    // --optimal: running out is an error with the bound, as before.
+    let o = npuzzle(&["solve", "--optimal", "--time-limit", "0.3", &board], "");
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("the solution needs at least"));
+    refused(
+        &["solve", "--optimal", "--algo", "fast", &board],
+        "--optimal",
+        2,
+    );
+}
+
+#[test]
+fn auto_builds_only_cheap_databases_and_named_builds_respect_the_time_limit() {
+    let o = npuzzle(&["scramble", "--size", "4x4", "--seed", "3"], "");
+    let board = text(&o.stdout).trim().to_string();
+    // A named 7-8 set takes about two minutes to build: refused before it starts.
+    let o = npuzzle(&["solve", "--pdb", "7-8", "--time-limit", "2", &board], "");
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("more than the time limit"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(built().is_empty());
+    // auto, with memory for 5-tile databases only: the 5-5-5 set is built (a second),
+    // not 7-8 or 6-6-3, and the answer is optimal (the same length as with the
+    // linear-conflict search, run without databases).
+    let o = npuzzle(&["solve", "--json", "--max-memory", "8M", &board], "");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+    assert_eq!(v["optimal"], true);
+    assert_eq!(v["heuristic"], "pdb 5-5-5 + reflection");
+    let files = built();
+    assert_eq!(files.len(), 3, "{files:?}");
+    let plain = npuzzle(
+        &["solve", "--json", "--heuristic", "walking-distance", &board],
+        "",
+    );
+    let w: serde_json::Value = serde_json::from_str(text(&plain.stdout).trim()).unwrap();
+    assert_eq!(v["length"], w["length"]);
 }

@@ -319,3 +319,21 @@ fn a_forged_database_is_refused() {
     let e = PdbHeuristic::new(&goal, vec![a, forged]).unwrap_err();
     assert!(e.contains("expected 0 moves at the goal"), "{e}");
 }
+
+#[test]
+fn a_time_limit_stops_a_build() {
+    // The 6-tile 4x4 database takes seconds; a millisecond stops it with the time-limit
+    // error, between layers.
+    let goal = Board::solved(npuzzle::Size::new(4, 4).unwrap());
+    let limits = npuzzle::Limits {
+        time_limit: Some(std::time::Duration::from_millis(1)),
+        ..npuzzle::Limits::default()
+    };
+    match PatternDb::build(&goal, &[1, 2, 5, 6, 9, 10], &limits, 1, &mut |_| {}) {
+        Err(npuzzle::SearchError::TimeLimit { algorithm, .. }) => {
+            assert_eq!(algorithm, "pdb build")
+        }
+        Err(e) => panic!("expected the time limit, got {e}"),
+        Ok(_) => panic!("expected the time limit, the build finished"),
+    }
+}

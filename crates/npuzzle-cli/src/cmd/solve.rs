@@ -62,6 +62,12 @@ pub struct Args {
     /// sooner, at most W times the shortest (W from 1 to 100).
     #[arg(long, value_name = "W", value_parser = parse_weight)]
     pub weight: Option<f64>,
+    /// Only proven-optimal answers: with auto, an exact search that does not finish in
+    /// time is an error (exit 3) instead of the fast solver's answer with its lower bound;
+    /// boards of more than 16 cells get no default time limit, and 26 cells or more are
+    /// searched by IDA* instead of the fast solver.
+    #[arg(long)]
+    pub optimal: bool,
     /// Count moves as single tiles (stm) or as rows and columns slid at once (mtm:
     /// optimal by IDA* with the multi-tile walking distance, boards up to 4x4).
     #[arg(long, default_value = "stm", value_parser = |s: &str| s.parse::<Metric>())]
@@ -92,6 +98,64 @@ pub struct Args {
     pub cache_dir: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub limits: LimitOpts,
+}
+
+/// Seconds `auto` may spend building pattern databases it was not asked for.
+const AUTO_BUILD_SECONDS: f64 = 60.0;
+
+/// The exact search's time when `auto` was not given one on a board of more than 16
+/// cells (without --optimal): after it the fast solver answers, with the bound proven.
+const AUTO_EXACT_SECONDS: u64 = 10;
+
+/// The limits of one board's search: what is left of its time limit after building
+/// databases; with auto on more than 16 cells and no limit given (and no --optimal),
+/// [`AUTO_EXACT_SECONDS`].
+fn exact_limits(
+    args: &Args,
+    limits: &npuzzle::Limits,
+    cells: usize,
+    started: std::time::Instant,
+) -> npuzzle::Limits {
+    let mut l = limits.clone();
+    match l.time_limit {
+        Some(t) => l.time_limit = Some(t.saturating_sub(started.elapsed())),
+        None if args.algo == Algorithm::Auto && !args.optimal && cells > 16 => {
+            l.time_limit = Some(std::time::Duration::from_secs(AUTO_EXACT_SECONDS))
+        }
+        None => {}
+    }
+    l
+}
+
+/// With auto (and no --optimal), an exact search that ran out of time is answered by the
+/// fast solver with the bound it proved (and a note saying so).
+fn anytime(
+    args: &Args,
+    board: &Board,
+    goal: &Board,
+    result: Result<npuzzle::Solution, SearchError>,
+    limits: &npuzzle::Limits,
+    a: &mut Answer,
+) -> (Result<npuzzle::Solution, SearchError>, Option<u32>) {
+    if args.algo != Algorithm::Auto || args.optimal {
+        return (result, None);
+    }
+    let stopped = match &result {
+        Err(SearchError::TimeLimit { elapsed, .. }) => Some(*elapsed),
+        _ => None,
+    };
+    match npuzzle::search::or_fast(board, goal, result, limits) {
+        Ok((sol, Some(bound))) => {
+            a.notes.push(format!(
+                "npuzzle: {board}: the exact search stopped after {:.1} s having proven {bound}; \
+                 answered by the fast solver (--optimal: wait for a proven answer)",
+                stopped.map_or(0.0, |d| d.as_secs_f64())
+            ));
+            (Ok(sol), Some(bound))
+        }
+        Ok((sol, None)) => (Ok(sol), None),
+        Err(e) => (Err(e), None),
+    }
 }
 
 /// Reads a weight for weighted search: from 1 to 100.
@@ -155,6 +219,9 @@ fn parse_count(s: &str) -> Result<usize, String> {
     }
 }
 
+/// A set of pattern databases and the name of its partition.
+type NamedPdb = (String, Arc<PdbHeuristic>);
+
 /// What a batch shares between its threads: the options, and what is built once per goal
 /// (pattern databases, distance tables).
 struct Shared<'a> {
@@ -165,7 +232,8 @@ struct Shared<'a> {
     limits: npuzzle::Limits,
     heuristic: HeuristicKind,
     cache: Option<std::path::PathBuf>,
-    pdbs: Mutex<Vec<(Board, Arc<PdbHeuristic>)>>,
+    /// Per goal: the databases and their name (None: auto found none to use).
+    pdbs: Mutex<Vec<(Board, Option<NamedPdb>)>>,
     /// Per goal: the table loaded or built (None: none to be had).
     tables: Mutex<HashMap<Board, Option<DistanceTable>>>,
 }
@@ -229,6 +297,11 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         return Err(crate::Fail::input(
             "--weight runs weighted IDA* (--algo idastar or auto, no --pdb, --all, --first or \
              --metric mtm)",
+        ));
+    }
+    if args.optimal && (args.weight.is_some() || args.algo == Algorithm::Fast) {
+        return Err(crate::Fail::input(
+            "--optimal asks for proven-optimal answers; --weight and --algo fast give others",
         ));
     }
     if args.metric == Metric::Mtm
@@ -435,11 +508,12 @@ fn solve_one(
     let answer = |a: &mut Answer,
                   result: Result<npuzzle::Solution, SearchError>,
                   algo: Algorithm,
-                  name: Option<&str>|
+                  name: Option<&str>,
+                  bound: Option<u32>|
      -> std::io::Result<()> {
         match result {
             Ok(sol) => {
-                print_solution(&mut a.out, args, &board, &goal, &sol, algo, name)?;
+                print_solution(&mut a.out, args, &board, &goal, &sol, algo, name, bound)?;
                 if args.animate && std::io::stdout().is_terminal() {
                     a.play = Some((board.clone(), sol.moves));
                 }
@@ -457,6 +531,7 @@ fn solve_one(
             result,
             Algorithm::Idastar,
             Some(shared.heuristic.name()),
+            None,
         )?;
         return Ok(a);
     }
@@ -464,54 +539,83 @@ fn solve_one(
     if args.metric == Metric::Mtm {
         let name = "multi-tile walking distance";
         let result = npuzzle::search::idastar_mtm(&board, &goal, &shared.limits);
-        answer(&mut a, result, Algorithm::Idastar, Some(name))?;
+        answer(&mut a, result, Algorithm::Idastar, Some(name), None)?;
         return Ok(a);
     }
-    // Pattern databases: asked for, or auto on 16 cells or more unless a heuristic was
-    // named.
+    // Pattern databases: asked for, or auto on 16 to 25 cells unless a heuristic was
+    // named. A named partition is loaded or built; auto uses a cached set or one that
+    // builds within a minute (and the time left), else searches without databases.
+    let started = std::time::Instant::now();
+    let cells = board.size().cells();
     let pdb_spec = match (&args.pdb, args.algo) {
-        (Some(p), Algorithm::Auto | Algorithm::Idastar) => Some(p.clone()),
+        (Some(p), Algorithm::Auto | Algorithm::Idastar) => Some(Some(p.clone())),
         (None, Algorithm::Auto)
-            if (16..npuzzle::search::FAST_FROM).contains(&board.size().cells())
-                && args.heuristic.is_none() =>
+            if (16..npuzzle::search::FAST_FROM).contains(&cells) && args.heuristic.is_none() =>
         {
-            Some("auto".to_string())
+            Some(None)
         }
         _ => None,
     };
-    if let Some(spec) = pdb_spec {
+    let mut pdb = None;
+    if let Some(spec) = &pdb_spec {
         // An unsolvable board needs no databases.
         if !npuzzle::is_solvable(&board, &goal).expect("sizes match") {
             print_unsolvable(out, args, &board, Algorithm::Idastar, None)?;
             return Ok(a);
         }
-        let h = {
-            // Built (or loaded) once per goal, whichever thread asks first.
-            let mut pdbs = shared.pdbs.lock().expect("no panics while held");
-            if !pdbs.iter().any(|(g, _)| g == &goal) {
-                let h = crate::pdbs::heuristic(
-                    &goal,
-                    &spec,
-                    &shared.limits,
-                    0,
-                    crate::pdbs::pdb_dir(&args.pdb_dir).as_deref(),
-                    args.pdb_load,
-                )?;
-                pdbs.push((goal.clone(), Arc::new(h)));
-            }
-            pdbs.iter()
-                .find(|(g, _)| g == &goal)
-                .expect("added")
-                .1
-                .clone()
-        };
+        // Built (or loaded) once per goal, whichever thread asks first; the build counts
+        // against this board's time limit.
+        let mut pdbs = shared.pdbs.lock().expect("no panics while held");
+        if !pdbs.iter().any(|(g, _)| g == &goal) {
+            let dir = crate::pdbs::pdb_dir(&args.pdb_dir);
+            let found = match spec {
+                Some(spec) => {
+                    let h = crate::pdbs::heuristic(
+                        &goal,
+                        spec,
+                        &shared.limits,
+                        0,
+                        dir.as_deref(),
+                        args.pdb_load,
+                    )?;
+                    Some((spec.clone(), h))
+                }
+                None => {
+                    let budget = shared.limits.time_limit.map_or(AUTO_BUILD_SECONDS, |t| {
+                        t.as_secs_f64().min(AUTO_BUILD_SECONDS)
+                    });
+                    crate::pdbs::for_auto(
+                        &goal,
+                        &shared.limits,
+                        dir.as_deref(),
+                        args.pdb_load,
+                        budget,
+                    )?
+                }
+            };
+            pdbs.push((goal.clone(), found.map(|(n, h)| (n, Arc::new(h)))));
+        }
+        pdb = pdbs
+            .iter()
+            .find(|(g, _)| g == &goal)
+            .expect("added")
+            .1
+            .clone();
+    }
+    let limits = exact_limits(args, &shared.limits, cells, started);
+    if let Some((spec, h)) = pdb {
         let name = format!(
             "pdb {spec}{}",
             if h.reflects() { " + reflection" } else { "" }
         );
-        let result =
-            npuzzle::search::idastar_pdb_parallel(&board, &goal, &h, &shared.limits, per_search);
-        answer(&mut a, result, Algorithm::Idastar, Some(&name))?;
+        let result = npuzzle::search::idastar_pdb_parallel(&board, &goal, &h, &limits, per_search);
+        let (result, bound) = anytime(args, &board, &goal, result, &limits, &mut a);
+        let algo = if bound.is_some() {
+            Algorithm::Fast
+        } else {
+            Algorithm::Idastar
+        };
+        answer(&mut a, result, algo, Some(&name), bound)?;
         return Ok(a);
     }
     // Distance tables: a cached one for auto and table; table on more than 9 cells
@@ -553,10 +657,23 @@ fn solve_one(
         return Ok(a);
     }
     let solver = &mut worker.solver;
-    let algo = solver.resolve(&goal);
+    let mut algo = solver.resolve(&goal);
+    // --optimal: boards of 26 cells or more are searched, not answered fast.
+    if args.optimal && algo == Algorithm::Fast {
+        algo = Algorithm::Idastar;
+    }
     let heuristic = algo.uses_heuristic().then_some(shared.heuristic);
     let hname = heuristic.map(|h| h.name().to_string());
-    let result = solver.solve(&board, &goal);
+    // A time limit of its own (what a database build left, or the default for large
+    // boards), or --optimal's search on a large board: a search for this board alone.
+    let own = pdb_spec.is_some()
+        || (shared.limits.time_limit.is_none() && limits.time_limit.is_some())
+        || algo != solver.resolve(&goal);
+    let result = if own {
+        npuzzle::solve(&board, &goal, algo, shared.heuristic, &limits).map(|s| (s, algo))
+    } else {
+        solver.solve(&board, &goal)
+    };
     for n in solver.take_notes() {
         a.notes.push(format!("npuzzle: {n}"));
     }
@@ -564,10 +681,17 @@ fn solve_one(
         Ok((sol, ran)) => (Ok(sol), ran),
         Err(e) => (Err(e), algo),
     };
-    answer(&mut a, result, algo, hname.as_deref())?;
+    let (result, bound) = anytime(args, &board, &goal, result, &limits, &mut a);
+    let (algo, hname) = if bound.is_some() {
+        (Algorithm::Fast, None)
+    } else {
+        (algo, hname)
+    };
+    answer(&mut a, result, algo, hname.as_deref(), bound)?;
     Ok(a)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn print_solution(
     out: &mut impl Write,
     args: &Args,
@@ -576,8 +700,9 @@ fn print_solution(
     sol: &npuzzle::Solution,
     algo: Algorithm,
     heuristic: Option<&str>,
+    bound: Option<u32>,
 ) -> std::io::Result<()> {
-    let r = Report::solved(
+    let mut r = Report::solved(
         board,
         goal,
         sol,
@@ -587,6 +712,9 @@ fn print_solution(
         args.weight,
         args.notation,
     );
+    if let Some(b) = bound {
+        r.lower_bound = r.lower_bound.map(|l| l.max(b));
+    }
     if args.json {
         return writeln!(out, "{}", r.to_json());
     }
