@@ -1449,3 +1449,132 @@ fn auto_builds_only_cheap_databases_and_named_builds_respect_the_time_limit() {
     let w: serde_json::Value = serde_json::from_str(text(&plain.stdout).trim()).unwrap();
     assert_eq!(v["length"], w["length"]);
 }
+
+#[test]
+fn weighted_astar_and_weighted_database_search_keep_their_promise() {
+    // A*: the deepest 3x3 board (31 moves), weight 1.5: at most 46 moves, said so.
+    let o = npuzzle(
+        &[
+            "solve",
+            "--json",
+            "--algo",
+            "astar",
+            "--weight",
+            "1.5",
+            "8 6 7/2 5 4/3 0 1",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+    assert_eq!(
+        (v["algorithm"].as_str(), v["optimal"].as_bool()),
+        (Some("astar"), Some(false))
+    );
+    let len = v["length"].as_u64().unwrap();
+    assert!((31..=46).contains(&len), "{len}");
+    assert!(v["lower_bound"].as_u64().unwrap() <= 31);
+    // Database IDA* on 4x4 (5-5-5, built in the sandbox): within 1.5 x the optimum that
+    // the unweighted search finds with the same databases.
+    let board = text(&npuzzle(&["scramble", "--size", "4x4", "--seed", "12"], "").stdout)
+        .trim()
+        .to_string();
+    let exact = npuzzle(&["solve", "--json", "--pdb", "5-5-5", &board], "");
+    let e: serde_json::Value = serde_json::from_str(text(&exact.stdout).trim()).unwrap();
+    let o = npuzzle(&["solve", "--pdb", "5-5-5", "--weight", "1.5", &board], "");
+    let out = text(&o.stdout);
+    assert!(out.contains("(at most 1.5 x optimal, lower bound"), "{out}");
+    let moves = out.trim().rsplit(' ').next().unwrap();
+    assert!(npuzzle(&["verify", &board, moves], "").status.success());
+    let n = npuzzle::Notation::Tile
+        .parse(&board.parse().unwrap(), moves)
+        .unwrap()
+        .len() as f64;
+    assert!(
+        n <= 1.5 * e["length"].as_f64().unwrap(),
+        "{n} vs {}",
+        e["length"]
+    );
+    refused(
+        &[
+            "solve", "--weight", "1.5", "--algo", "astar", "--pdb", "5-5-5", &board,
+        ],
+        "--weight",
+        2,
+    );
+}
+
+#[test]
+fn bench_measures_the_fast_solver_weights_and_random_boards() {
+    // The fast solver on five of Korf's 100: valid, never below the optimum.
+    let o = npuzzle(
+        &[
+            "bench",
+            "--set",
+            "korf100",
+            "--algo",
+            "fast",
+            "--ids",
+            "1,2,3,4,5",
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let lines: Vec<serde_json::Value> = text(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 6);
+    for v in &lines[..5] {
+        assert_eq!(v["ok"], true, "{v}");
+        assert!(v["ratio"].as_f64().unwrap() >= 1.0);
+    }
+    assert!(lines[5]["ratio"].as_f64().unwrap() >= 1.0);
+    // Weighted database search (5-5-5, built in the sandbox): each within 1.5 x the
+    // published optimum.
+    let o = npuzzle(
+        &[
+            "bench", "--set", "korf100", "--pdb", "5-5-5", "--weight", "1.5", "--ids", "1,2,3",
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    for l in text(&o.stdout).lines().take(3) {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        let (len, opt) = (
+            v["length"].as_f64().unwrap(),
+            v["optimal"].as_f64().unwrap(),
+        );
+        assert!(v["ok"] == true && len >= opt && len <= 1.5 * opt, "{v}");
+    }
+    // Random 8x8 boards: measured against the linear-conflict bound.
+    let o = npuzzle(
+        &[
+            "bench", "--set", "random", "--size", "8x8", "--count", "4", "--seed", "3", "--algo",
+            "fast",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert_eq!(
+        out.lines()
+            .filter(|l| l.contains("lower bound") && l.ends_with(" s"))
+            .count(),
+        4,
+        "{out}"
+    );
+    assert!(out.contains("total: 4 of 4 solved"), "{out}");
+    refused(
+        &["bench", "--set", "random", "--size", "6x6"],
+        "try --algo fast",
+        2,
+    );
+    refused(
+        &["bench", "--set", "random"],
+        "--set random needs --size",
+        2,
+    );
+}

@@ -387,11 +387,34 @@ fn all_optimal_solutions_match_a_count_by_the_oracle() {
 }
 
 #[test]
-fn weighted_idastar_stays_within_its_weight() {
+fn weighted_searches_stay_within_their_weight() {
     // Every 3x3 board at every depth (a sample of 40 per depth), weights 1, 1.2, 1.5, 2:
-    // the solution reaches the goal and is at most the weight times the BFS distance;
-    // weight 1 is exact.
+    // weighted IDA*, weighted A* and weighted database IDA* (one and two threads) reach
+    // the goal within the weight times the BFS distance; weight 1 is exact.
     let goal = Board::solved(Size::square(3).unwrap());
+    let limits = Limits::default();
+    let pdbs = npuzzle::search::PdbHeuristic::new(
+        &goal,
+        vec![
+            npuzzle::heuristic::pdb::PatternDb::build(
+                &goal,
+                &[1, 2, 3, 4],
+                &limits,
+                1,
+                &mut |_| {},
+            )
+            .unwrap(),
+            npuzzle::heuristic::pdb::PatternDb::build(
+                &goal,
+                &[5, 6, 7, 8],
+                &limits,
+                1,
+                &mut |_| {},
+            )
+            .unwrap(),
+        ],
+    )
+    .unwrap();
     let dist = common::distances(&goal);
     let mut by_depth: std::collections::BTreeMap<u32, Vec<&Board>> = Default::default();
     for (b, &d) in &dist {
@@ -403,7 +426,7 @@ fn weighted_idastar_stays_within_its_weight() {
     for w in [1.0, 1.2, 1.5, 2.0] {
         for (&d, boards) in &by_depth {
             for &b in boards {
-                let s = npuzzle::search::idastar_weighted(
+                let ida = npuzzle::search::idastar_weighted(
                     b,
                     &goal,
                     HeuristicKind::LinearConflict,
@@ -411,14 +434,33 @@ fn weighted_idastar_stays_within_its_weight() {
                     &Limits::default(),
                 )
                 .unwrap();
-                assert!(common::reaches(b, &s.moves, &goal), "{b}");
-                assert!(
-                    s.len() as f64 <= w * d as f64,
-                    "{b}: {} > {w} x {d}",
-                    s.len()
-                );
-                if w == 1.0 {
-                    assert_eq!(s.len() as u32, d, "{b}");
+                let astar = npuzzle::search::astar_weighted(
+                    b,
+                    &goal,
+                    HeuristicKind::Manhattan,
+                    w,
+                    &Limits::default(),
+                )
+                .unwrap();
+                let pdb = npuzzle::search::idastar_pdb_weighted(
+                    b,
+                    &goal,
+                    &pdbs,
+                    w,
+                    &Limits::default(),
+                    1 + (d as usize % 2),
+                )
+                .unwrap();
+                for (name, s) in [("idastar", &ida), ("astar", &astar), ("pdb", &pdb)] {
+                    assert!(common::reaches(b, &s.moves, &goal), "{name} {b}");
+                    assert!(
+                        s.len() as f64 <= w * d as f64,
+                        "{name} {b}: {} > {w} x {d}",
+                        s.len()
+                    );
+                    if w == 1.0 {
+                        assert_eq!(s.len() as u32, d, "{name} {b}");
+                    }
                 }
             }
         }

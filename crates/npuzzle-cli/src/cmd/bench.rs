@@ -17,12 +17,24 @@ use crate::pdbs::{heuristic, pdb_dir};
 use crate::{merge, Fail, BAD_INPUT, LIMIT, MISMATCH, OK};
 
 /// Instance sets shipped with npuzzle (testdata/).
-#[derive(ValueEnum, Debug, Clone, Copy)]
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Set {
     /// Korf (1985): 100 random 15-puzzle instances, optimal lengths summing to 5305.
     Korf100,
     /// Korf & Felner (2002): 50 random 24-puzzle instances.
     Korf24,
+    /// Uniform random boards (--size, --count, --seed), measured against the
+    /// linear-conflict lower bound.
+    Random,
+}
+
+/// How each instance is solved.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// IDA* with pattern databases (weighted with --weight).
+    Pdb,
+    /// The fast solver: any size at once, not proven optimal.
+    Fast,
 }
 
 const KORF100: &str = include_str!("../../../../testdata/korf100.txt");
@@ -36,7 +48,7 @@ const KORF24: &str = include_str!("../../../../testdata/korf24_50.txt");
 /// otherwise. Missing databases are built first (with progress) and saved.
 #[derive(ClapArgs, Debug)]
 #[command(
-    after_help = "Examples:\n  npuzzle bench --set korf100\n  npuzzle bench --set korf100 --threads 1 --json\n  npuzzle bench --set korf24 --ids 1,2,3"
+    after_help = "Examples:\n  npuzzle bench --set korf100\n  npuzzle bench --set korf100 --threads 1 --json\n  npuzzle bench --set korf24 --ids 1,2,3\n  npuzzle bench --set korf24 --algo fast\n  npuzzle bench --set korf24 --weight 1.2 --time-limit 60\n  npuzzle bench --set random --size 10x10 --count 100 --seed 7 --algo fast"
 )]
 pub struct Args {
     /// An instance file; or use --set.
@@ -45,6 +57,23 @@ pub struct Args {
     /// A set shipped with npuzzle.
     #[arg(long, value_enum, conflicts_with = "file")]
     pub set: Option<Set>,
+    /// How to solve: pdb (IDA* with pattern databases, proven optimal; weighted with
+    /// --weight) or fast (any size, not proven optimal).
+    #[arg(long, value_enum, default_value = "pdb")]
+    pub algo: Method,
+    /// Weighted database IDA*: each solution at most W times the optimum (checked where
+    /// the file gives it), W from 1 to 100.
+    #[arg(long, value_name = "W", value_parser = parse_weight, conflicts_with = "algo")]
+    pub weight: Option<f64>,
+    /// Board size for --set random.
+    #[arg(long, value_name = "WxH", value_parser = crate::opts::parse_size)]
+    pub size: Option<Size>,
+    /// How many boards --set random draws.
+    #[arg(long, default_value_t = 100)]
+    pub count: usize,
+    /// The seed of --set random (as `npuzzle scramble --seed`).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
     /// Only these instance ids (comma-separated).
     #[arg(long, value_delimiter = ',')]
     pub ids: Vec<u32>,
@@ -70,6 +99,14 @@ pub struct Args {
     pub pdb_load: npuzzle::heuristic::pdb::Load,
     #[command(flatten)]
     pub limits: LimitOpts,
+}
+
+/// Reads a weight: from 1 to 100.
+fn parse_weight(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if (1.0..=100.0).contains(&v) => Ok(v),
+        _ => Err(format!("expected a weight from 1 to 100, found {s:?}")),
+    }
 }
 
 struct Instance {
@@ -138,9 +175,47 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         }
         (None, Some(Set::Korf100)) => KORF100.to_string(),
         (None, Some(Set::Korf24)) => KORF24.to_string(),
+        (None, Some(Set::Random)) => String::new(),
         (None, None) => return Err(Fail::input("expected a FILE or --set")),
     };
-    let (mut instances, errors) = parse_set(&text);
+    let random = args.set == Some(Set::Random);
+    if random != args.size.is_some() {
+        return Err(Fail::input(if random {
+            "--set random needs --size WxH"
+        } else {
+            "--size goes with --set random"
+        }));
+    }
+    let (mut instances, errors) = if let Some(size) = args.size.filter(|_| random) {
+        let goal = match &args.goal {
+            Some(g) => {
+                Board::parse(g, Some(size)).map_err(|e| Fail::input(format!("--goal: {e}")))?
+            }
+            None => Board::solved(size),
+        };
+        let mut rng = npuzzle::scramble::Rng::new(args.seed);
+        let boards = (1..=args.count)
+            .map(|id| Instance {
+                line: 0,
+                id: id as u32,
+                board: npuzzle::scramble::uniform(&goal, &mut rng),
+                optimal: None,
+            })
+            .collect();
+        (boards, Vec::new())
+    } else {
+        parse_set(&text)
+    };
+    let fast = args.algo == Method::Fast;
+    if !fast
+        && instances
+            .iter()
+            .any(|i| i.board.size().cells() >= npuzzle::search::FAST_FROM)
+    {
+        return Err(Fail::input(
+            "no exact search finishes on random boards of 26 cells or more; try --algo fast",
+        ));
+    }
     let mut code = OK;
     for e in &errors {
         crate::note!("npuzzle: {e}");
@@ -158,16 +233,29 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         t => t,
     };
     let dir = pdb_dir(&args.pdb_dir);
-    let mut heuristics: Vec<(Board, npuzzle::search::PdbHeuristic)> = Vec::new();
+    let mut heuristics: Heuristics = Vec::new();
     let mut goals = Vec::new();
     for inst in &instances {
         let goal = match &args.goal {
             Some(g) => Board::parse(g, Some(inst.board.size()))
                 .map_err(|e| Fail::input(format!("--goal: {e}")))?,
+            None if random => Board::solved(inst.board.size()),
             None => korf_goal(inst.board.size()),
         };
         if !heuristics.iter().any(|(g, _)| g == &goal) {
-            let h = heuristic(&goal, &args.pdb, &limits, 0, dir.as_deref(), args.pdb_load)?;
+            // The fast solver needs no databases: an empty set stands in.
+            let h = if fast {
+                None
+            } else {
+                Some(heuristic(
+                    &goal,
+                    &args.pdb,
+                    &limits,
+                    0,
+                    dir.as_deref(),
+                    args.pdb_load,
+                )?)
+            };
             heuristics.push((goal.clone(), h));
         }
         goals.push(
@@ -189,6 +277,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     let next = AtomicUsize::new(0);
     let (mut total_nodes, mut total_time, mut total_len, mut solved) =
         (0u64, Duration::ZERO, 0u64, 0usize);
+    let (mut total_ref, mut max_time) = (0u64, Duration::ZERO);
     let wall = Instant::now();
     // Takes the next unsolved instance and solves it; false when none is left.
     let work = || {
@@ -198,6 +287,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             &heuristics,
             &limits,
             per_search,
+            args.weight,
             &next,
             &results,
         )
@@ -230,27 +320,57 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                 continue;
             };
             let inst = &instances[printed];
+            let goal = &heuristics[goals[printed]].0;
             printed += 1;
             match result {
                 Ok(s) => {
                     let len = s.len() as u32;
-                    let ok = inst.optimal.is_none_or(|o| o == len);
+                    let mut end = inst.board.clone();
+                    let valid = end.apply_all(&s.moves).is_ok() && &end == goal;
+                    // Exact: the file's optimum; weighted: within W x it; fast: not
+                    // below it. Every answer must reach the goal.
+                    let ok = valid
+                        && inst.optimal.is_none_or(|o| match (fast, args.weight) {
+                            (true, _) => len >= o,
+                            (false, Some(w)) => len >= o && len as f64 <= w * o as f64 + 1e-9,
+                            (false, None) => len == o,
+                        });
+                    // The length is measured against the optimum where the file gives
+                    // it, else against the linear-conflict lower bound.
+                    let (reference, kind) = match inst.optimal {
+                        Some(o) => (o, "optimal"),
+                        None => (
+                            npuzzle::HeuristicKind::LinearConflict
+                                .estimate(&inst.board, goal)
+                                .unwrap_or(0),
+                            "lower bound",
+                        ),
+                    };
+                    let ratio = len as f64 / reference.max(1) as f64;
                     if !ok {
                         code = merge(code, MISMATCH);
                         crate::note!(
-                            "npuzzle: instance {} (line {}): found {len} moves, the file says {}",
+                            "npuzzle: instance {} (line {}): {}",
                             inst.id,
                             inst.line,
-                            inst.optimal.unwrap_or(0)
+                            if valid {
+                                format!("found {len} moves, the file says {reference}")
+                            } else {
+                                "the moves do not reach the goal".to_string()
+                            }
                         );
                     }
                     total_nodes += s.stats.expanded;
                     total_time += s.stats.elapsed;
                     total_len += len as u64;
+                    total_ref += reference as u64;
+                    max_time = max_time.max(s.stats.elapsed);
                     solved += 1;
                     if args.json {
                         let v = json!({
-                            "id": inst.id, "length": len, "optimal": inst.optimal, "ok": ok,
+                            "id": inst.id, "length": len, "optimal": inst.optimal,
+                            "lower_bound": inst.optimal.is_none().then_some(reference),
+                            "ratio": ratio, "ok": ok,
                             "expanded": s.stats.expanded, "generated": s.stats.generated,
                             "seconds": s.stats.elapsed.as_secs_f64(), "threads": per_search,
                         });
@@ -258,9 +378,10 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                     } else {
                         writeln!(
                             out,
-                            "{:>4}  {:>3} moves{}  {:>14} nodes  {:>9.3} s",
+                            "{:>4}  {:>4} moves  {kind} {:>4}  x{ratio:.3}{}  {:>14} nodes  {:>9.4} s",
                             inst.id,
                             len,
+                            reference,
                             if ok { "  ok" } else { "  WRONG" },
                             s.stats.expanded,
                             s.stats.elapsed.as_secs_f64()
@@ -290,16 +411,28 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     if args.json {
         let v = json!({
             "instances": instances.len(), "solved": solved, "total_length": total_len,
+            "total_reference": total_ref,
+            "ratio": total_len as f64 / total_ref.max(1) as f64,
             "total_expanded": total_nodes, "total_seconds": total_time.as_secs_f64(),
+            "max_seconds": max_time.as_secs_f64(),
             "wall_seconds": wall.as_secs_f64(), "threads": threads,
         });
         writeln!(out, "{v}")?;
     } else {
+        let against = if instances.iter().all(|i| i.optimal.is_some()) {
+            "optimal"
+        } else {
+            "lower bounds (where no optimum is given)"
+        };
         writeln!(
             out,
-            "total: {solved} of {} solved, {total_len} moves, {total_nodes} nodes, {:.3} s searching, {:.3} s wall ({threads} thread{})",
+            "total: {solved} of {} solved, {total_len} moves against {total_ref} {against} \
+             (x{:.3}), {total_nodes} nodes, {:.3} s searching (at most {:.4} s an instance), \
+             {:.3} s wall ({threads} thread{})",
             instances.len(),
+            total_len as f64 / total_ref.max(1) as f64,
             total_time.as_secs_f64(),
+            max_time.as_secs_f64(),
             wall.as_secs_f64(),
             if threads == 1 { "" } else { "s" }
         )?;
@@ -309,13 +442,18 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
 
 type Slot = Mutex<Option<Result<npuzzle::Solution, SearchError>>>;
 
+/// Per goal: the goal and its databases (none for the fast solver).
+type Heuristics = Vec<(Board, Option<npuzzle::search::PdbHeuristic>)>;
+
 /// Takes the next unsolved instance, if any, and solves it; false when none was left.
+#[allow(clippy::too_many_arguments)]
 fn solve_one(
     instances: &[Instance],
     goals: &[usize],
-    heuristics: &[(Board, npuzzle::search::PdbHeuristic)],
+    heuristics: &[(Board, Option<npuzzle::search::PdbHeuristic>)],
     limits: &npuzzle::Limits,
     threads: usize,
+    weight: Option<f64>,
     next: &AtomicUsize,
     results: &[Slot],
 ) -> bool {
@@ -328,7 +466,14 @@ fn solve_one(
         return false;
     }
     let (goal, h) = &heuristics[goals[i]];
-    let r = idastar_pdb_parallel(&instances[i].board, goal, h, limits, threads);
+    let board = &instances[i].board;
+    let r = match (h, weight) {
+        (None, _) => npuzzle::search::fast(board, goal, limits),
+        (Some(h), Some(w)) => {
+            npuzzle::search::idastar_pdb_weighted(board, goal, h, w, limits, threads)
+        }
+        (Some(h), None) => idastar_pdb_parallel(board, goal, h, limits, threads),
+    };
     *results[i].lock().expect("no panics while held") = Some(r);
     true
 }

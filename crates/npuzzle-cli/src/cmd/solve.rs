@@ -290,13 +290,16 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     };
     if args.weight.is_some()
         && (want.is_some()
-            || args.pdb.is_some()
             || args.metric == Metric::Mtm
-            || !matches!(args.algo, Algorithm::Auto | Algorithm::Idastar))
+            || !matches!(
+                args.algo,
+                Algorithm::Auto | Algorithm::Idastar | Algorithm::Astar
+            )
+            || (args.pdb.is_some() && args.algo == Algorithm::Astar))
     {
         return Err(crate::Fail::input(
-            "--weight runs weighted IDA* (--algo idastar or auto, no --pdb, --all, --first or \
-             --metric mtm)",
+            "--weight runs weighted IDA* (--algo idastar or auto, with or without --pdb) or \
+             weighted A* (--algo astar); not with --all, --first or --metric mtm",
         ));
     }
     if args.optimal && (args.weight.is_some() || args.algo == Algorithm::Fast) {
@@ -523,16 +526,30 @@ fn solve_one(
         }
         Ok(())
     };
-    if let Some(w) = args.weight {
-        let result =
-            npuzzle::search::idastar_weighted(&board, &goal, shared.heuristic, w, &shared.limits);
-        answer(
-            &mut a,
-            result,
-            Algorithm::Idastar,
-            Some(shared.heuristic.name()),
-            None,
-        )?;
+    // Weighted A*, and weighted IDA* without databases (with them: below).
+    let uses_pdb = args.pdb.is_some()
+        || (args.algo == Algorithm::Auto
+            && args.heuristic.is_none()
+            && (16..npuzzle::search::FAST_FROM).contains(&board.size().cells()));
+    if let Some(w) = args
+        .weight
+        .filter(|_| args.algo == Algorithm::Astar || !uses_pdb)
+    {
+        let (result, algo) = if args.algo == Algorithm::Astar {
+            let r =
+                npuzzle::search::astar_weighted(&board, &goal, shared.heuristic, w, &shared.limits);
+            (r, Algorithm::Astar)
+        } else {
+            let r = npuzzle::search::idastar_weighted(
+                &board,
+                &goal,
+                shared.heuristic,
+                w,
+                &shared.limits,
+            );
+            (r, Algorithm::Idastar)
+        };
+        answer(&mut a, result, algo, Some(shared.heuristic.name()), None)?;
         return Ok(a);
     }
     let out = &mut a.out;
@@ -608,7 +625,12 @@ fn solve_one(
             "pdb {spec}{}",
             if h.reflects() { " + reflection" } else { "" }
         );
-        let result = npuzzle::search::idastar_pdb_parallel(&board, &goal, &h, &limits, per_search);
+        let result = match args.weight {
+            Some(w) => {
+                npuzzle::search::idastar_pdb_weighted(&board, &goal, &h, w, &limits, per_search)
+            }
+            None => npuzzle::search::idastar_pdb_parallel(&board, &goal, &h, &limits, per_search),
+        };
         let (result, bound) = anytime(args, &board, &goal, result, &limits, &mut a);
         let algo = if bound.is_some() {
             Algorithm::Fast
@@ -702,6 +724,8 @@ fn print_solution(
     heuristic: Option<&str>,
     bound: Option<u32>,
 ) -> std::io::Result<()> {
+    // A fast answer (asked for, or after a search ran out) carries no weight's promise.
+    let weight = args.weight.filter(|_| algo != Algorithm::Fast);
     let mut r = Report::solved(
         board,
         goal,
@@ -709,7 +733,7 @@ fn print_solution(
         algo,
         heuristic,
         args.metric,
-        args.weight,
+        weight,
         args.notation,
     );
     if let Some(b) = bound {

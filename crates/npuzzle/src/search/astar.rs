@@ -103,7 +103,38 @@ pub fn astar(
     heuristic: HeuristicKind,
     limits: &Limits,
 ) -> Result<Solution, SearchError> {
-    with_heuristic!(heuristic, goal, "astar", h => run(start, goal, h, limits))
+    with_heuristic!(heuristic, goal, "astar", h => run(start, goal, h, limits, 1000))
+}
+
+/// Weighted A*: states taken in order of `g + floor(weight x h)`, so a solution comes
+/// sooner and is at most `weight` times the shortest (when the goal is taken, its cost is
+/// at most the f of the shortest path's open state, which is at most `weight` times its
+/// length). `weight` from 1 to 100; 1 is [`astar`]. A search stopped by its limits
+/// reports the lower bound it proved: the least f open, divided by the weight.
+///
+/// ```
+/// use npuzzle::search::astar_weighted;
+/// use npuzzle::{Board, HeuristicKind, Limits};
+/// let start: Board = "8 6 7/2 5 4/3 0 1".parse().unwrap();
+/// let goal = Board::solved(start.size());
+/// let s = astar_weighted(&start, &goal, HeuristicKind::Manhattan, 2.0, &Limits::default()).unwrap();
+/// assert!(s.len() >= 31 && s.len() <= 62);
+/// ```
+pub fn astar_weighted(
+    start: &Board,
+    goal: &Board,
+    heuristic: HeuristicKind,
+    weight: f64,
+    limits: &Limits,
+) -> Result<Solution, SearchError> {
+    if !(1.0..=100.0).contains(&weight) {
+        return Err(SearchError::Unsupported {
+            algorithm: "astar",
+            reason: format!("expected a weight from 1 to 100, found {weight}"),
+        });
+    }
+    let per_mille = (weight * 1000.0).round() as u32;
+    with_heuristic!(heuristic, goal, "astar", h => run(start, goal, h, limits, per_mille))
 }
 
 fn run<H: Heuristic>(
@@ -111,7 +142,16 @@ fn run<H: Heuristic>(
     goal: &Board,
     h: &H,
     limits: &Limits,
+    per_mille: u32,
 ) -> Result<Solution, SearchError> {
+    // The open list's key: g + h, or g + floor(w x h) when weighted.
+    let f = |g: u32, h: u32| -> u32 {
+        if per_mille == 1000 {
+            g + h
+        } else {
+            g + (h as u64 * per_mille as u64 / 1000) as u32
+        }
+    };
     let watch = Watch::new(limits);
     let mut stats = Stats::default();
     if precheck(start, goal)? {
@@ -153,15 +193,16 @@ fn run<H: Heuristic>(
     let mut index: Index = HashMap::default();
     index.insert(nodes[0].key, 0);
     let mut open: BinaryHeap<OpenEntry> = BinaryHeap::new();
-    open.push((Reverse(nodes[0].h as u32), 0u16, 0u32));
+    open.push((Reverse(f(0, nodes[0].h as u32)), 0u16, 0u32));
     let mut cells = vec![0u8; n];
     let mut lower_bound;
-    while let Some((Reverse(f), g, i)) = open.pop() {
+    while let Some((Reverse(fv), g, i)) = open.pop() {
         let node = &nodes[i as usize];
         if node.closed || node.g != g {
             continue;
         }
-        lower_bound = f;
+        // What the least open f proves: it is at most w x the shortest length.
+        lower_bound = ((fv as u64 * 1000).div_ceil(per_mille as u64)) as u32;
         if node.key == target {
             stats.peak_stored = nodes.len() as u64;
             stats.elapsed = watch.elapsed();
@@ -207,7 +248,7 @@ fn run<H: Heuristic>(
                         other.parent = i;
                         other.dir = d.index() as u8 + 1;
                         other.closed = false;
-                        open.push((Reverse(g2 as u32 + other.h as u32), g2, j));
+                        open.push((Reverse(f(g2 as u32, other.h as u32)), g2, j));
                     }
                 }
                 None => {
@@ -227,7 +268,7 @@ fn run<H: Heuristic>(
                         closed: false,
                     });
                     index.insert(child, j);
-                    open.push((Reverse(g2 as u32 + h2), g2, j));
+                    open.push((Reverse(f(g2 as u32, h2)), g2, j));
                 }
             }
         }

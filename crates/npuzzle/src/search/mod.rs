@@ -29,7 +29,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 
-pub use astar::astar;
+pub use astar::{astar, astar_weighted};
 pub use bfs::bfs;
 pub use bidir_bfs::bibfs;
 pub use fast::fast;
@@ -37,7 +37,7 @@ pub use idastar::{idastar, idastar_all, idastar_weighted};
 pub use iddfs::iddfs;
 pub use mtm::idastar_mtm;
 pub use optimize::{optimize, OptimizeError};
-pub use pdb_ida::{idastar_pdb, idastar_pdb_all, idastar_pdb_parallel};
+pub use pdb_ida::{idastar_pdb, idastar_pdb_all, idastar_pdb_parallel, idastar_pdb_weighted};
 
 // Lower layers' items, where earlier versions had them.
 pub use crate::analysis::{DistanceTable, TABLE_MAGIC, TABLE_VERSION};

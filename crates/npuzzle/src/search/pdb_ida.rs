@@ -30,6 +30,9 @@ struct Ida<'a> {
     /// With `want > 0`, collect up to `want` solutions instead of stopping at the first.
     want: usize,
     found: Vec<Vec<Direction>>,
+    /// The estimate's weight in thousandths: passes are bounded by g + floor(w x h)
+    /// (1000: plain IDA*).
+    per_mille: u32,
 }
 
 impl<'a> Ida<'a> {
@@ -54,6 +57,17 @@ impl<'a> Ida<'a> {
             abort: None,
             want: 0,
             found: Vec::new(),
+            per_mille: 1000,
+        }
+    }
+
+    /// The cost bound test's f: g + h, or g + floor(w x h) when weighted.
+    #[inline(always)]
+    fn f(&self, g: u32, h: u32) -> u32 {
+        if self.per_mille == 1000 {
+            g + h
+        } else {
+            g + (h as u64 * self.per_mille as u64 / 1000) as u32
         }
     }
 
@@ -153,7 +167,7 @@ impl<'a> Ida<'a> {
         out: &mut Vec<Split>,
     ) -> bool {
         let hv = self.h();
-        if self.b.cut(g + hv) {
+        if self.b.cut(self.f(g, hv)) {
             return false;
         }
         if hv == 0 && self.cells == self.goal {
@@ -190,7 +204,7 @@ impl<'a> Ida<'a> {
 
     fn dfs(&mut self, blank: usize, g: u32, back: Option<Direction>) -> bool {
         let hv = self.h();
-        let f = g + hv;
+        let f = self.f(g, hv);
         if self.b.cut(f) {
             return false;
         }
@@ -222,7 +236,7 @@ impl<'a> Ida<'a> {
             let (d, from) = moves[k];
             let tile = self.cells[from];
             let (hc, vals) = self.peek(tile, idx);
-            let f = g + 1 + hc;
+            let f = self.f(g + 1, hc);
             if self.b.cut(f) {
                 continue;
             }
@@ -308,7 +322,7 @@ pub fn idastar_pdb(
     if prepare(start, goal, h)? {
         return Ok(finish(vec![], Stats::default(), &watch));
     }
-    let (mut paths, stats) = run_one(start, goal, h, &watch, 0)?;
+    let (mut paths, stats) = run_one(start, goal, h, &watch, 0, 1000)?;
     Ok(finish(paths.swap_remove(0), stats, &watch))
 }
 
@@ -320,18 +334,16 @@ fn run_one(
     h: &PdbHeuristic,
     watch: &Watch,
     want: usize,
+    per_mille: u32,
 ) -> Result<(Vec<Vec<Direction>>, Stats), SearchError> {
     let mt = MoveTable::new(start.size());
     let mut ida = Ida::new(h, &mt, start.cells(), goal.cells(), watch.clone());
     ida.want = want;
-    let h0 = ida.h();
-    deepen(
-        &mut ida,
-        h0,
-        Some(solution_parity(start, goal)),
-        watch,
-        "idastar",
-    )?;
+    ida.per_mille = per_mille;
+    let f0 = ida.f(0, ida.h());
+    // Plain passes step by two (all solutions share one parity); weighted ones by one.
+    let parity = (per_mille == 1000).then(|| solution_parity(start, goal));
+    weighted_bound(deepen(&mut ida, f0, parity, watch, "idastar"), per_mille)?;
     let found = if want == 0 { vec![ida.path] } else { ida.found };
     Ok((found, ida.stats))
 }
@@ -358,17 +370,20 @@ struct Parallel<'a> {
     last_pass: u64,
     stats: Stats,
     answer: Option<Vec<Direction>>,
+    per_mille: u32,
 }
 
 impl<'a> Parallel<'a> {
     fn ida(&self) -> Ida<'a> {
-        Ida::new(
+        let mut ida = Ida::new(
             self.h,
             self.mt,
             self.start.cells(),
             self.goal.cells(),
             self.watch.clone(),
-        )
+        );
+        ida.per_mille = self.per_mille;
+        ida
     }
 
     fn add(&mut self, st: &Stats) {
@@ -534,12 +549,87 @@ pub fn idastar_pdb_parallel(
     limits: &Limits,
     threads: usize,
 ) -> Result<Solution, SearchError> {
-    if threads <= 1 {
-        return idastar_pdb(start, goal, h, limits);
+    run_weighted(start, goal, h, limits, threads, 1000)
+}
+
+/// Weighted IDA* with pattern databases on `threads` threads: passes bounded by
+/// `g + floor(weight x h)`, so a solution comes sooner and is at most `weight` times the
+/// shortest (along a shortest path `g + weight x h` never exceeds `weight` times its
+/// length, and each pass's bound is the least f beyond the last one, so the pass that
+/// finds a solution has a bound of at most that). `weight` from 1 to 100; 1 is
+/// [`idastar_pdb_parallel`]. A search stopped by its limits reports the proven lower
+/// bound: the pass's bound divided by the weight.
+///
+/// ```
+/// use npuzzle::heuristic::pdb::PatternDb;
+/// use npuzzle::search::{idastar_pdb_weighted, PdbHeuristic};
+/// use npuzzle::{Board, Limits};
+/// let goal = Board::solved("3x3".parse().unwrap());
+/// let limits = Limits::default();
+/// let a = PatternDb::build(&goal, &[1, 2, 3, 4], &limits, 1, &mut |_| {}).unwrap();
+/// let b = PatternDb::build(&goal, &[5, 6, 7, 8], &limits, 1, &mut |_| {}).unwrap();
+/// let h = PdbHeuristic::new(&goal, vec![a, b]).unwrap();
+/// let start: Board = "8 6 7/2 5 4/3 0 1".parse().unwrap();
+/// let s = idastar_pdb_weighted(&start, &goal, &h, 1.5, &limits, 1).unwrap();
+/// assert!(s.len() >= 31 && s.len() <= 46);
+/// ```
+pub fn idastar_pdb_weighted(
+    start: &Board,
+    goal: &Board,
+    h: &PdbHeuristic,
+    weight: f64,
+    limits: &Limits,
+    threads: usize,
+) -> Result<Solution, SearchError> {
+    if !(1.0..=100.0).contains(&weight) {
+        return Err(SearchError::Unsupported {
+            algorithm: "idastar",
+            reason: format!("expected a weight from 1 to 100, found {weight}"),
+        });
     }
+    run_weighted(
+        start,
+        goal,
+        h,
+        limits,
+        threads,
+        (weight * 1000.0).round() as u32,
+    )
+}
+
+/// A stopped weighted search proved `bound / weight` (rounded up), not `bound`.
+fn weighted_bound<T>(r: Result<T, SearchError>, per_mille: u32) -> Result<T, SearchError> {
+    r.map_err(|e| match e {
+        SearchError::TimeLimit {
+            algorithm,
+            elapsed,
+            lower_bound,
+            expanded,
+        } => SearchError::TimeLimit {
+            algorithm,
+            elapsed,
+            lower_bound: ((lower_bound as u64 * 1000).div_ceil(per_mille as u64)) as u32,
+            expanded,
+        },
+        e => e,
+    })
+}
+
+fn run_weighted(
+    start: &Board,
+    goal: &Board,
+    h: &PdbHeuristic,
+    limits: &Limits,
+    threads: usize,
+    per_mille: u32,
+) -> Result<Solution, SearchError> {
     let watch = Watch::new(limits);
     if prepare(start, goal, h)? {
         return Ok(finish(vec![], Stats::default(), &watch));
+    }
+    if threads <= 1 {
+        let (mut paths, stats) = run_one(start, goal, h, &watch, 0, per_mille)?;
+        return Ok(finish(paths.swap_remove(0), stats, &watch));
     }
     let mt = MoveTable::new(start.size());
     let mut par = Parallel {
@@ -552,15 +642,12 @@ pub fn idastar_pdb_parallel(
         last_pass: 0,
         stats: Stats::default(),
         answer: None,
+        per_mille,
     };
-    let h0 = par.ida().h();
-    deepen(
-        &mut par,
-        h0,
-        Some(solution_parity(start, goal)),
-        &watch,
-        "idastar",
-    )?;
+    let root = par.ida();
+    let f0 = root.f(0, root.h());
+    let parity = (per_mille == 1000).then(|| solution_parity(start, goal));
+    weighted_bound(deepen(&mut par, f0, parity, &watch, "idastar"), per_mille)?;
     let moves = par
         .answer
         .take()
@@ -595,7 +682,7 @@ pub fn idastar_pdb_all(
     if prepare(start, goal, h)? {
         return Ok((vec![vec![]], Stats::default()));
     }
-    let (found, mut stats) = run_one(start, goal, h, &watch, max.max(1))?;
+    let (found, mut stats) = run_one(start, goal, h, &watch, max.max(1), 1000)?;
     stats.elapsed = watch.elapsed();
     Ok((found, stats))
 }
