@@ -1578,3 +1578,38 @@ fn bench_measures_the_fast_solver_weights_and_random_boards() {
         2,
     );
 }
+
+#[test]
+fn the_fast_solver_uses_cached_databases_and_builds_none() {
+    let board = text(&npuzzle(&["scramble", "--size", "4x4", "--seed", "5"], "").stdout)
+        .trim()
+        .to_string();
+    // Nothing cached: the reduction solver, nothing built.
+    let o = npuzzle(&["solve", "--algo", "fast", "--json", &board], "");
+    let v: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+    assert_eq!(
+        (v["algorithm"].as_str(), v["weight"].as_f64()),
+        (Some("fast"), None)
+    );
+    assert!(built().is_empty());
+    // With the 5-5-5 set cached: the weighted database search, within 1.2 x the optimum.
+    let o = npuzzle(&["pdb", "build", "--size", "4x4", "--pdb", "5-5-5"], "");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = npuzzle(&["solve", "--algo", "fast", "--json", &board], "");
+    let v: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+    assert_eq!(v["heuristic"], "weighted pdb 5-5-5", "{v}");
+    assert_eq!(
+        (v["optimal"].as_bool(), v["weight"].as_f64()),
+        (Some(false), Some(1.2))
+    );
+    let exact = npuzzle(&["solve", "--json", "--pdb", "5-5-5", &board], "");
+    let e: serde_json::Value = serde_json::from_str(text(&exact.stdout).trim()).unwrap();
+    let (len, opt) = (v["length"].as_f64().unwrap(), e["length"].as_f64().unwrap());
+    assert!(len >= opt && len <= 1.2 * opt, "{len} vs {opt}");
+    assert!(v["lower_bound"].as_f64().unwrap() <= opt);
+    assert!(
+        npuzzle(&["verify", &board, v["moves"].as_str().unwrap()], "")
+            .status
+            .success()
+    );
+}

@@ -497,8 +497,12 @@ fn solve(
         None => None,
     };
     let report = py.detach(move || -> Result<Report, SearchError> {
+        let solved_w =
+            |sol: &npuzzle::Solution, a: Algorithm, name: Option<&str>, w: Option<f64>| {
+                Report::solved(&b, &g, sol, a, name, metric, w, notation)
+            };
         let solved = |sol: &npuzzle::Solution, a: Algorithm, name: Option<&str>| {
-            Report::solved(&b, &g, sol, a, name, metric, weight, notation)
+            solved_w(sol, a, name, weight)
         };
         if !npuzzle::is_solvable(&b, &g).unwrap_or(false) {
             return Ok(Report::unsolvable(&b, algo, None, metric, notation));
@@ -524,14 +528,22 @@ fn solve(
         if let Some(p) =
             pdb.filter(|_| matches!(algo, Algorithm::Auto | Algorithm::Idastar) && named.is_none())
         {
-            let exact = npuzzle::search::idastar_pdb_parallel(&b, &g, &p, &limits, 0);
+            let exact = npuzzle::search::idastar_pdb_parallel(&b, &g, &p, &limits, threads_arg(0));
             return match algo {
                 Algorithm::Auto => anytime(
                     &b,
                     &g,
                     exact,
                     &limits,
-                    |s, a, n| solved(s, a, n),
+                    Some(&p),
+                    |s, a, n, w| {
+                        let a = if a == Algorithm::Auto {
+                            Algorithm::Idastar
+                        } else {
+                            a
+                        };
+                        solved_w(s, a, n, w)
+                    },
                     "pattern databases",
                 ),
                 _ => Ok(solved(
@@ -551,7 +563,8 @@ fn solve(
                 &g,
                 exact,
                 &limits,
-                |s, a, n| solved(s, if a == Algorithm::Auto { ran } else { a }, n),
+                None,
+                |s, a, n, w| solved_w(s, if a == Algorithm::Auto { ran } else { a }, n, w),
                 name,
             );
         }
@@ -571,15 +584,17 @@ fn anytime(
     g: &Board,
     exact: Result<npuzzle::Solution, SearchError>,
     limits: &Limits,
-    solved: impl Fn(&npuzzle::Solution, Algorithm, Option<&str>) -> Report,
+    pdb: Option<&PdbHeuristic>,
+    solved: impl Fn(&npuzzle::Solution, Algorithm, Option<&str>, Option<f64>) -> Report,
     name: &str,
 ) -> Result<Report, SearchError> {
     let name = (!name.is_empty()).then_some(name);
-    match npuzzle::search::or_fast(b, g, exact, limits)? {
-        (sol, None) => Ok(solved(&sol, Algorithm::Auto, name)),
-        (sol, Some(bound)) => {
-            let mut r = solved(&sol, Algorithm::Fast, None);
-            r.lower_bound = r.lower_bound.map(|l| l.max(bound));
+    match npuzzle::search::or_fast(b, g, exact, pdb, limits)? {
+        (ans, None) => Ok(solved(&ans.solution, Algorithm::Auto, name, None)),
+        (ans, Some(bound)) => {
+            let mut r = solved(&ans.solution, Algorithm::Fast, None, ans.weight);
+            let proven = bound.max(ans.lower_bound);
+            r.lower_bound = r.lower_bound.map(|l| l.max(proven));
             Ok(r)
         }
     }

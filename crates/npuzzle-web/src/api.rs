@@ -397,14 +397,24 @@ fn run_solve(state: &State, job: &Job, limits: &Limits) -> Result<Report, Failed
     };
     match exact {
         Ok((sol, algo, name)) => Ok(solved(&sol, algo, name)),
-        Err(e) => match npuzzle::search::or_fast(board, goal, Err(e), limits)? {
-            (sol, Some(bound)) => {
-                let mut r = solved(&sol, Algorithm::Fast, None);
-                r.lower_bound = r.lower_bound.map(|l| l.max(bound));
-                Ok(r)
-            }
-            (sol, None) => Ok(solved(&sol, Algorithm::Fast, None)),
-        },
+        Err(e) => {
+            let pdb = state.pdb(goal);
+            let (ans, bound) =
+                npuzzle::search::or_fast(board, goal, Err(e), pdb.as_deref(), limits)?;
+            let mut r = Report::solved(
+                board,
+                goal,
+                &ans.solution,
+                Algorithm::Fast,
+                None,
+                job.metric,
+                ans.weight,
+                job.notation,
+            );
+            let proven = bound.unwrap_or(0).max(ans.lower_bound);
+            r.lower_bound = r.lower_bound.map(|l| l.max(proven));
+            Ok(r)
+        }
     }
 }
 

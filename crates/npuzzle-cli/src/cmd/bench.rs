@@ -243,9 +243,11 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             None => korf_goal(inst.board.size()),
         };
         if !heuristics.iter().any(|(g, _)| g == &goal) {
-            // The fast solver needs no databases: an empty set stands in.
+            // The fast solver uses a cached set if there is one (as `solve --algo fast`
+            // does) and builds none.
             let h = if fast {
-                None
+                crate::pdbs::for_auto(&goal, &limits, dir.as_deref(), args.pdb_load, 0.0)?
+                    .map(|(_, h)| h)
             } else {
                 Some(heuristic(
                     &goal,
@@ -288,6 +290,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             &limits,
             per_search,
             args.weight,
+            fast,
             &next,
             &results,
         )
@@ -454,6 +457,7 @@ fn solve_one(
     limits: &npuzzle::Limits,
     threads: usize,
     weight: Option<f64>,
+    fast: bool,
     next: &AtomicUsize,
     results: &[Slot],
 ) -> bool {
@@ -467,12 +471,13 @@ fn solve_one(
     }
     let (goal, h) = &heuristics[goals[i]];
     let board = &instances[i].board;
-    let r = match (h, weight) {
-        (None, _) => npuzzle::search::fast(board, goal, limits),
-        (Some(h), Some(w)) => {
+    let r = match (fast, h, weight) {
+        (true, Some(h), _) => npuzzle::search::fast_pdb(board, goal, h, limits).map(|a| a.solution),
+        (_, None, _) => npuzzle::search::fast(board, goal, limits),
+        (false, Some(h), Some(w)) => {
             npuzzle::search::idastar_pdb_weighted(board, goal, h, w, limits, threads)
         }
-        (Some(h), None) => idastar_pdb_parallel(board, goal, h, limits, threads),
+        (false, Some(h), None) => idastar_pdb_parallel(board, goal, h, limits, threads),
     };
     *results[i].lock().expect("no panics while held") = Some(r);
     true

@@ -127,16 +127,25 @@ fn exact_limits(
     l
 }
 
+/// What a fast answer proves: a lower bound, and the weight it is within if any.
+#[derive(Debug, Clone, Copy)]
+struct Proof {
+    bound: u32,
+    weight: Option<f64>,
+}
+
 /// With auto (and no --optimal), an exact search that ran out of time is answered by the
-/// fast solver with the bound it proved (and a note saying so).
+/// fast solver (with `pdb`, the weighted database search) with the bound it proved (and a
+/// note saying so).
 fn anytime(
     args: &Args,
     board: &Board,
     goal: &Board,
     result: Result<npuzzle::Solution, SearchError>,
+    pdb: Option<&PdbHeuristic>,
     limits: &npuzzle::Limits,
     a: &mut Answer,
-) -> (Result<npuzzle::Solution, SearchError>, Option<u32>) {
+) -> (Result<npuzzle::Solution, SearchError>, Option<Proof>) {
     if args.algo != Algorithm::Auto || args.optimal {
         return (result, None);
     }
@@ -144,16 +153,20 @@ fn anytime(
         Err(SearchError::TimeLimit { elapsed, .. }) => Some(*elapsed),
         _ => None,
     };
-    match npuzzle::search::or_fast(board, goal, result, limits) {
-        Ok((sol, Some(bound))) => {
+    match npuzzle::search::or_fast(board, goal, result, pdb, limits) {
+        Ok((ans, Some(bound))) => {
             a.notes.push(format!(
                 "npuzzle: {board}: the exact search stopped after {:.1} s having proven {bound}; \
                  answered by the fast solver (--optimal: wait for a proven answer)",
                 stopped.map_or(0.0, |d| d.as_secs_f64())
             ));
-            (Ok(sol), Some(bound))
+            let proof = Proof {
+                bound: bound.max(ans.lower_bound),
+                weight: ans.weight,
+            };
+            (Ok(ans.solution), Some(proof))
         }
-        Ok((sol, None)) => (Ok(sol), None),
+        Ok((ans, None)) => (Ok(ans.solution), None),
         Err(e) => (Err(e), None),
     }
 }
@@ -512,11 +525,11 @@ fn solve_one(
                   result: Result<npuzzle::Solution, SearchError>,
                   algo: Algorithm,
                   name: Option<&str>,
-                  bound: Option<u32>|
+                  proof: Option<Proof>|
      -> std::io::Result<()> {
         match result {
             Ok(sol) => {
-                print_solution(&mut a.out, args, &board, &goal, &sol, algo, name, bound)?;
+                print_solution(&mut a.out, args, &board, &goal, &sol, algo, name, proof)?;
                 if args.animate && std::io::stdout().is_terminal() {
                     a.play = Some((board.clone(), sol.moves));
                 }
@@ -631,14 +644,53 @@ fn solve_one(
             }
             None => npuzzle::search::idastar_pdb_parallel(&board, &goal, &h, &limits, per_search),
         };
-        let (result, bound) = anytime(args, &board, &goal, result, &limits, &mut a);
-        let algo = if bound.is_some() {
-            Algorithm::Fast
-        } else {
-            Algorithm::Idastar
+        let (result, proof) = anytime(args, &board, &goal, result, Some(&h), &limits, &mut a);
+        let (algo, name) = match proof {
+            Some(_) => (Algorithm::Fast, None),
+            None => (Algorithm::Idastar, Some(name.as_str())),
         };
-        answer(&mut a, result, algo, Some(&name), bound)?;
+        answer(&mut a, result, algo, name, proof)?;
         return Ok(a);
+    }
+    // The fast solver on 16 to 25 cells: the weighted database search when a set for the
+    // goal is cached (nothing is built for it), else the reduction solver below.
+    if args.algo == Algorithm::Fast && (16..npuzzle::search::FAST_FROM).contains(&cells) {
+        let cached = {
+            let mut pdbs = shared.pdbs.lock().expect("no panics while held");
+            if !pdbs.iter().any(|(g, _)| g == &goal) {
+                let dir = crate::pdbs::pdb_dir(&args.pdb_dir);
+                let found = crate::pdbs::for_auto(
+                    &goal,
+                    &shared.limits,
+                    dir.as_deref(),
+                    args.pdb_load,
+                    0.0,
+                )?;
+                pdbs.push((goal.clone(), found.map(|(n, h)| (n, Arc::new(h)))));
+            }
+            pdbs.iter()
+                .find(|(g, _)| g == &goal)
+                .expect("added")
+                .1
+                .clone()
+        };
+        if let Some((spec, h)) = cached {
+            if npuzzle::is_solvable(&board, &goal).expect("sizes match") {
+                let name = format!("weighted pdb {spec}");
+                match npuzzle::search::fast_pdb(&board, &goal, &h, &limits) {
+                    Ok(ans) => {
+                        let proof = Proof {
+                            bound: ans.lower_bound,
+                            weight: ans.weight,
+                        };
+                        let name = ans.weight.is_some().then_some(name.as_str());
+                        answer(&mut a, Ok(ans.solution), Algorithm::Fast, name, Some(proof))?;
+                    }
+                    Err(e) => answer(&mut a, Err(e), Algorithm::Fast, None, None)?,
+                }
+                return Ok(a);
+            }
+        }
     }
     // Distance tables: a cached one for auto and table; table on more than 9 cells
     // builds one (with progress) and saves it for next time. Once per goal for the whole
@@ -703,13 +755,13 @@ fn solve_one(
         Ok((sol, ran)) => (Ok(sol), ran),
         Err(e) => (Err(e), algo),
     };
-    let (result, bound) = anytime(args, &board, &goal, result, &limits, &mut a);
-    let (algo, hname) = if bound.is_some() {
+    let (result, proof) = anytime(args, &board, &goal, result, None, &limits, &mut a);
+    let (algo, hname) = if proof.is_some() {
         (Algorithm::Fast, None)
     } else {
         (algo, hname)
     };
-    answer(&mut a, result, algo, hname.as_deref(), bound)?;
+    answer(&mut a, result, algo, hname.as_deref(), proof)?;
     Ok(a)
 }
 
@@ -722,10 +774,14 @@ fn print_solution(
     sol: &npuzzle::Solution,
     algo: Algorithm,
     heuristic: Option<&str>,
-    bound: Option<u32>,
+    proof: Option<Proof>,
 ) -> std::io::Result<()> {
-    // A fast answer (asked for, or after a search ran out) carries no weight's promise.
-    let weight = args.weight.filter(|_| algo != Algorithm::Fast);
+    // A fast answer carries the promise it has (none, or the weighted database search's
+    // weight), not the one --weight asked of the search.
+    let weight = match proof {
+        Some(p) => p.weight,
+        None => args.weight.filter(|_| algo != Algorithm::Fast),
+    };
     let mut r = Report::solved(
         board,
         goal,
@@ -736,8 +792,8 @@ fn print_solution(
         weight,
         args.notation,
     );
-    if let Some(b) = bound {
-        r.lower_bound = r.lower_bound.map(|l| l.max(b));
+    if let Some(p) = proof {
+        r.lower_bound = r.lower_bound.map(|l| l.max(p.bound));
     }
     if args.json {
         return writeln!(out, "{}", r.to_json());

@@ -32,7 +32,7 @@ use std::str::FromStr;
 pub use astar::{astar, astar_weighted};
 pub use bfs::bfs;
 pub use bidir_bfs::bibfs;
-pub use fast::fast;
+pub use fast::{fast, fast_pdb, FastAnswer};
 pub use idastar::{idastar, idastar_all, idastar_weighted};
 pub use iddfs::iddfs;
 pub use mtm::idastar_mtm;
@@ -276,9 +276,10 @@ impl Solver {
 }
 
 /// An anytime answer: `result` if the exact search finished; if it stopped at its time
-/// limit or node budget (not cancelled), the fast solver's solution with the lower bound
-/// the exact search proved (`Some(bound)`: the solution is not proven optimal). Any other
-/// error is passed on.
+/// limit or node budget (not cancelled), the fast solver's answer ([`fast_pdb`] when
+/// databases for the goal are at hand, else [`fast`]) with the lower bound the exact
+/// search proved (`Some(bound)`: the solution is not proven optimal). Any other error is
+/// passed on.
 ///
 /// ```
 /// use npuzzle::search::{idastar, or_fast};
@@ -287,22 +288,30 @@ impl Solver {
 /// let goal = Board::solved(start.size());
 /// let limits = Limits { max_nodes: Some(10_000), ..Limits::default() };
 /// let exact = idastar(&start, &goal, HeuristicKind::Manhattan, &limits);
-/// let (sol, bound) = or_fast(&start, &goal, exact, &limits).unwrap();
+/// let (answer, bound) = or_fast(&start, &goal, exact, None, &limits).unwrap();
 /// let bound = bound.expect("the exact search ran out of nodes");
-/// assert!(bound as usize <= sol.len());
+/// assert!(bound as usize <= answer.solution.len());
 /// ```
 pub fn or_fast(
     start: &Board,
     goal: &Board,
     result: Result<Solution, SearchError>,
+    pdbs: Option<&PdbHeuristic>,
     limits: &Limits,
-) -> Result<(Solution, Option<u32>), SearchError> {
+) -> Result<(FastAnswer, Option<u32>), SearchError> {
     let cancelled = limits
         .cancel
         .as_ref()
         .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed));
     match result {
-        Ok(s) => Ok((s, None)),
+        Ok(solution) => Ok((
+            FastAnswer {
+                solution,
+                weight: None,
+                lower_bound: 0,
+            },
+            None,
+        )),
         Err(SearchError::TimeLimit { lower_bound, .. }) if !cancelled => {
             // The fast solver takes milliseconds even on 16x16: no budget of its own
             // beyond a clock that cannot stop it in practice.
@@ -311,7 +320,15 @@ pub fn or_fast(
                 time_limit: Some(std::time::Duration::from_secs(60)),
                 ..limits.clone()
             };
-            fast(start, goal, &quick).map(|s| (s, Some(lower_bound)))
+            let answer = match pdbs {
+                Some(h) => fast_pdb(start, goal, h, &quick)?,
+                None => FastAnswer {
+                    solution: fast(start, goal, &quick)?,
+                    weight: None,
+                    lower_bound: 0,
+                },
+            };
+            Ok((answer, Some(lower_bound)))
         }
         Err(e) => Err(e),
     }
