@@ -105,3 +105,48 @@ fn the_time_limit_holds_across_passes_and_threads() {
         );
     }
 }
+
+/// Weighted database search and the fast solver on all of Korf's 100 (5-5-5 databases):
+/// every answer reaches the goal, is at least the published optimum, and is within the
+/// weight of it where a weight is promised.
+#[test]
+fn weighted_and_fast_answers_keep_their_promise_on_all_100() {
+    let h = heuristic("5-5-5");
+    let goal = goal();
+    let limits = Limits::default();
+    let reaches = |board: &Board, moves: &[npuzzle::Direction]| {
+        let mut b = board.clone();
+        b.apply_all(moves).is_ok() && b == goal
+    };
+    let (mut sum15, mut sum_fast) = (0, 0);
+    for (id, board, optimal) in korf100() {
+        let w = npuzzle::search::idastar_pdb_weighted(
+            &board,
+            &goal,
+            &h,
+            1.5,
+            &limits,
+            1 + id as usize % 2,
+        )
+        .unwrap();
+        assert!(reaches(&board, &w.moves), "instance {id}");
+        let len = w.len() as u32;
+        assert!(
+            len >= optimal && len as f64 <= 1.5 * optimal as f64,
+            "instance {id}: {len} vs {optimal}"
+        );
+        sum15 += len;
+        let f = npuzzle::search::fast_pdb(&board, &goal, &h, &limits).unwrap();
+        assert!(reaches(&board, &f.solution.moves), "instance {id}");
+        let len = f.solution.len() as u32;
+        assert!(len >= optimal && f.lower_bound <= optimal, "instance {id}");
+        if let Some(w) = f.weight {
+            assert!(
+                len as f64 <= w * optimal as f64,
+                "instance {id}: {len} vs {optimal}"
+            );
+        }
+        sum_fast += len;
+    }
+    assert!(sum15 >= 5305 && sum_fast >= 5305);
+}
