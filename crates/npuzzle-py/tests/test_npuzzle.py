@@ -232,3 +232,20 @@ def test_the_vector_environment_steps_like_single_ones():
             assert term[i] == (got == "1 2 3/4 5 6/7 8 0")
         done_seen += int(term.sum())
     assert done_seen > 0
+
+
+def test_estimates_and_board_forms_match_the_cli():
+    boards = [text(r) for r in npuzzle.scrambles("4x4", 6, seed=31)] + ["8 1 3/4 0 2/7 6 5"]
+    for b in boards:
+        tiles, size = npuzzle.parse_board(b)
+        want = json.loads(cli("compare", "--json", "--time-limit", "0.01", b).stdout)["estimates"]
+        for h, v in want.items():
+            assert npuzzle.estimates(np.array([tiles]), size, h)[0] == v, (b, h)
+    # Every form the CLI reads: inline, digits, grid lines; and the grid it prints.
+    grid = "8 1 3\n4 0 2\n7 6 5\n"
+    for form in ("8 1 3/4 0 2/7 6 5", "813402765", grid, "8,1,3/4,0,2/7,6,5"):
+        assert npuzzle.parse_board(form) == ([8, 1, 3, 4, 0, 2, 7, 6, 5], "3x3"), form
+    printed = npuzzle.format_board("813402765", grid=True)
+    assert printed.split() == grid.replace("0", ".").split()
+    assert npuzzle.parse_board(printed) == ([8, 1, 3, 4, 0, 2, 7, 6, 5], "3x3")
+    assert npuzzle.format_board([1, 2, 3, 4, 5, 0], size="3x2") == "1 2 3/4 5 0"
