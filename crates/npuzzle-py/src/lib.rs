@@ -319,6 +319,17 @@ impl PatternDatabases {
     }
 }
 
+/// The databases of `pdbs`, checked to be for `goal`.
+fn pdbs_for(pdbs: Option<&PatternDatabases>, goal: &Board) -> PyResult<Option<Arc<PdbHeuristic>>> {
+    match pdbs {
+        Some(p) if p.heuristic.goal() != goal => Err(value_error(format!(
+            "pdbs: the databases are for goal {}, not {goal}",
+            p.heuristic.goal()
+        ))),
+        p => Ok(p.map(|p| p.heuristic.clone())),
+    }
+}
+
 fn partition_arg(goal: &Board, spec: &str) -> PyResult<Vec<Vec<u8>>> {
     partition(goal, spec).map_err(|e| value_error(format!("partition: {e}")))
 }
@@ -486,16 +497,7 @@ fn solve(
         },
         ..Limits::default()
     };
-    let pdb = match pdbs {
-        Some(p) if p.heuristic.goal() != &g => {
-            return Err(value_error(format!(
-                "pdbs: the databases are for goal {}, not {g}",
-                p.heuristic.goal()
-            )))
-        }
-        Some(p) => Some(p.heuristic.clone()),
-        None => None,
-    };
+    let pdb = pdbs_for(pdbs, &g)?;
     let report = py.detach(move || -> Result<Report, SearchError> {
         let solved_w =
             |sol: &npuzzle::Solution, a: Algorithm, name: Option<&str>, w: Option<f64>| {
@@ -696,15 +698,7 @@ fn _distances<'py>(
     let g = goal_arg(goal, size)?;
     let tiles = flat(&boards, size)?;
     let threads = threads_arg(threads);
-    let pdb = pdbs.map(|p| p.heuristic.clone());
-    if let Some(p) = &pdb {
-        if p.goal() != &g {
-            return Err(value_error(format!(
-                "pdbs: the databases are for goal {}, not {g}",
-                p.goal()
-            )));
-        }
-    }
+    let pdb = pdbs_for(pdbs, &g)?;
     let out = py.detach(|| -> PyResult<Vec<i32>> {
         if size.cells() <= 12 && pdb.is_none() {
             let table = DistanceTable::build(&g, &Limits::default()).map_err(search_error)?;
@@ -763,15 +757,9 @@ fn _estimates<'py>(
     let tiles = flat(&boards, size)?;
     let threads = threads_arg(threads);
     let out = if heuristic == "pdb" {
-        let Some(p) = pdbs.map(|p| p.heuristic.clone()) else {
+        let Some(p) = pdbs_for(pdbs, &g)? else {
             return Err(value_error("heuristic: \"pdb\" needs pdbs="));
         };
-        if p.goal() != &g {
-            return Err(value_error(format!(
-                "pdbs: the databases are for goal {}, not {g}",
-                p.goal()
-            )));
-        }
         py.detach(|| par_boards(tiles, size, threads, |b| p.estimate(b) as i32))?
     } else {
         let h = heuristic

@@ -127,13 +127,7 @@ pub fn astar_weighted(
     weight: f64,
     limits: &Limits,
 ) -> Result<Solution, SearchError> {
-    if !(1.0..=100.0).contains(&weight) {
-        return Err(SearchError::Unsupported {
-            algorithm: "astar",
-            reason: format!("expected a weight from 1 to 100, found {weight}"),
-        });
-    }
-    let per_mille = (weight * 1000.0).round() as u32;
+    let per_mille = super::idastar::per_mille(weight, "astar")? as u32;
     with_heuristic!(heuristic, goal, "astar", h => run(start, goal, h, limits, per_mille))
 }
 

@@ -320,7 +320,18 @@ fn search<H: Heuristic>(
     // Weighted bounds keep no parity. A stopped weighted search proved, of the shortest
     // solution, only that weight x its length reaches the bound.
     let parity = (per_mille == 1000).then(|| solution_parity(start, goal));
-    let sol = dfs.run(parity, name).map_err(|e| match e {
+    let sol = weighted_bound(dfs.run(parity, name), per_mille)?;
+    Ok((sol, std::mem::take(&mut dfs.found)))
+}
+
+/// A stopped weighted search proved, of the shortest solution, only that `weight` times
+/// its length reaches the bound: the bound it reports is the pass's divided by the
+/// weight (`per_mille` thousandths), rounded up.
+pub(crate) fn weighted_bound<T>(
+    r: Result<T, SearchError>,
+    per_mille: u64,
+) -> Result<T, SearchError> {
+    r.map_err(|e| match e {
         SearchError::TimeLimit {
             algorithm,
             elapsed,
@@ -333,8 +344,18 @@ fn search<H: Heuristic>(
             expanded,
         },
         e => e,
-    })?;
-    Ok((sol, std::mem::take(&mut dfs.found)))
+    })
+}
+
+/// A weight from 1 to 100 in thousandths, or why not.
+pub(crate) fn per_mille(weight: f64, algorithm: &'static str) -> Result<u64, SearchError> {
+    if !(1.0..=100.0).contains(&weight) {
+        return Err(SearchError::Unsupported {
+            algorithm,
+            reason: format!("expected a weight from 1 to 100, found {weight}"),
+        });
+    }
+    Ok((weight * 1000.0).round() as u64)
 }
 
 /// Weighted IDA*: passes bounded by `g + floor(weight x h)`, so a solution comes sooner
@@ -357,13 +378,7 @@ pub fn idastar_weighted(
     weight: f64,
     limits: &Limits,
 ) -> Result<Solution, SearchError> {
-    if !(1.0..=100.0).contains(&weight) {
-        return Err(SearchError::Unsupported {
-            algorithm: "idastar",
-            reason: format!("expected a weight from 1 to 100, found {weight}"),
-        });
-    }
-    let per_mille = (weight * 1000.0).round() as u64;
+    let per_mille = per_mille(weight, "idastar")?;
     with_heuristic!(heuristic, goal, "idastar", h => {
         search(start, goal, h, true, per_mille, 0, "idastar", limits).map(|(s, _)| s)
     })

@@ -3,7 +3,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use super::idastar::{deepen, Bound, Pass, Passes};
+use super::idastar::{deepen, weighted_bound, Bound, Pass, Passes};
 use crate::board::Board;
 use crate::error::SearchError;
 use crate::heuristic::pdb::{PdbHeuristic, Side, NONE};
@@ -343,7 +343,10 @@ fn run_one(
     let f0 = ida.f(0, ida.h());
     // Plain passes step by two (all solutions share one parity); weighted ones by one.
     let parity = (per_mille == 1000).then(|| solution_parity(start, goal));
-    weighted_bound(deepen(&mut ida, f0, parity, watch, "idastar"), per_mille)?;
+    weighted_bound(
+        deepen(&mut ida, f0, parity, watch, "idastar"),
+        per_mille.into(),
+    )?;
     let found = if want == 0 { vec![ida.path] } else { ida.found };
     Ok((found, ida.stats))
 }
@@ -581,38 +584,8 @@ pub fn idastar_pdb_weighted(
     limits: &Limits,
     threads: usize,
 ) -> Result<Solution, SearchError> {
-    if !(1.0..=100.0).contains(&weight) {
-        return Err(SearchError::Unsupported {
-            algorithm: "idastar",
-            reason: format!("expected a weight from 1 to 100, found {weight}"),
-        });
-    }
-    run_weighted(
-        start,
-        goal,
-        h,
-        limits,
-        threads,
-        (weight * 1000.0).round() as u32,
-    )
-}
-
-/// A stopped weighted search proved `bound / weight` (rounded up), not `bound`.
-fn weighted_bound<T>(r: Result<T, SearchError>, per_mille: u32) -> Result<T, SearchError> {
-    r.map_err(|e| match e {
-        SearchError::TimeLimit {
-            algorithm,
-            elapsed,
-            lower_bound,
-            expanded,
-        } => SearchError::TimeLimit {
-            algorithm,
-            elapsed,
-            lower_bound: ((lower_bound as u64 * 1000).div_ceil(per_mille as u64)) as u32,
-            expanded,
-        },
-        e => e,
-    })
+    let per_mille = super::idastar::per_mille(weight, "idastar")? as u32;
+    run_weighted(start, goal, h, limits, threads, per_mille)
 }
 
 fn run_weighted(
@@ -647,7 +620,10 @@ fn run_weighted(
     let root = par.ida();
     let f0 = root.f(0, root.h());
     let parity = (per_mille == 1000).then(|| solution_parity(start, goal));
-    weighted_bound(deepen(&mut par, f0, parity, &watch, "idastar"), per_mille)?;
+    weighted_bound(
+        deepen(&mut par, f0, parity, &watch, "idastar"),
+        per_mille.into(),
+    )?;
     let moves = par
         .answer
         .take()
