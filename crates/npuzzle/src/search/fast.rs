@@ -331,34 +331,6 @@ pub fn fast(start: &Board, goal: &Board, limits: &Limits) -> Result<Solution, Se
     Ok(Solution { moves, stats })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::scramble::{uniform, Rng};
-
-    #[test]
-    fn solves_random_boards_of_every_shape_and_goal() {
-        let mut rng = Rng::new(5);
-        for size in [
-            "2x2", "3x3", "4x4", "5x5", "4x7", "7x4", "2x6", "6x2", "8x8", "16x16",
-        ] {
-            let size: Size = size.parse().unwrap();
-            for goal_kind in 0..3 {
-                let goal = match goal_kind {
-                    0 => Board::solved(size),
-                    // A random goal: the blank anywhere.
-                    _ => uniform(&Board::solved(size), &mut rng),
-                };
-                let start = uniform(&goal, &mut rng);
-                let s = fast(&start, &goal, &Limits::default()).unwrap();
-                let mut b = start.clone();
-                b.apply_all(&s.moves).unwrap();
-                assert_eq!(b, goal, "{size}");
-            }
-        }
-    }
-}
-
 /// What [`fast_pdb`] answers: a solution, the weight it is proven within (when the
 /// weighted database search found it), and a proven lower bound on the shortest length
 /// (the databases' estimate of the start).
@@ -425,5 +397,33 @@ pub fn fast_pdb(
             lower_bound: lower_bound.max(l),
         }),
         Err(e) => Err(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scramble::{uniform, Rng};
+
+    #[test]
+    fn solves_random_boards_of_every_shape_and_goal() {
+        let mut rng = Rng::new(5);
+        for size in [
+            "2x2", "3x3", "4x4", "5x5", "4x7", "7x4", "2x6", "6x2", "8x8", "16x16",
+        ] {
+            let size: Size = size.parse().unwrap();
+            for goal_kind in 0..3 {
+                let goal = match goal_kind {
+                    0 => Board::solved(size),
+                    // A random goal: the blank anywhere.
+                    _ => uniform(&Board::solved(size), &mut rng),
+                };
+                let start = uniform(&goal, &mut rng);
+                let s = fast(&start, &goal, &Limits::default()).unwrap();
+                let mut b = start.clone();
+                b.apply_all(&s.moves).unwrap();
+                assert_eq!(b, goal, "{size}");
+            }
+        }
     }
 }
