@@ -206,3 +206,19 @@ pub fn for_auto(
     }
     Ok(None)
 }
+
+/// The file of the multi-tile tables (`pdb build --metric mtm`) in the database folder.
+pub const MTM_FILE: &str = "mtm-4x4-rows-blocks.npz";
+
+/// The multi-tile tables from `dir`, if they are there and sound (a note if unsound).
+pub fn load_mtm(dir: Option<&Path>) -> Option<npuzzle::heuristic::mtm_pdb::MtmRows> {
+    let path = dir?.join(MTM_FILE);
+    let bytes = std::fs::read(&path).ok()?;
+    match npuzzle::heuristic::mtm_pdb::MtmRows::from_bytes(bytes) {
+        Ok(t) => Some(t),
+        Err(e) => {
+            crate::note!("npuzzle: {}: {e}; not used (rebuild: npuzzle pdb build --size 4x4 --metric mtm --force)", path.display());
+            None
+        }
+    }
+}

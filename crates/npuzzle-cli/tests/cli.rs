@@ -1613,3 +1613,72 @@ fn the_fast_solver_uses_cached_databases_and_builds_none() {
             .success()
     );
 }
+
+#[test]
+fn multi_tile_tables_are_asked_for_by_name() {
+    // Not cached: the walking distance answers (an easy board), with a note saying how
+    // to get the tables; nothing is built.
+    let o = npuzzle(
+        &[
+            "solve",
+            "--metric",
+            "mtm",
+            "1 2 3 4/5 6 7 8/9 10 0 11/13 14 15 12",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("2 moves (mtm)"),
+        "{}",
+        text(&o.stdout)
+    );
+    assert!(
+        text(&o.stderr).contains("pdb build --size 4x4 --metric mtm"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(built().is_empty());
+    // They are for 4x4 with the usual goal only.
+    refused(
+        &["pdb", "build", "--size", "3x3", "--metric", "mtm"],
+        "multi-tile tables are for 4x4",
+        2,
+    );
+    refused(
+        &[
+            "pdb",
+            "build",
+            "--size",
+            "4x4",
+            "--metric",
+            "mtm",
+            "--goal",
+            "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15",
+        ],
+        "multi-tile tables are for 4x4",
+        2,
+    );
+    // A damaged file is named and not used.
+    std::fs::create_dir_all(sandbox().join("pdb")).unwrap();
+    std::fs::write(
+        sandbox().join("pdb").join("mtm-4x4-rows-blocks.npz"),
+        b"NPZMTM4\nshort",
+    )
+    .unwrap();
+    let o = npuzzle(
+        &[
+            "solve",
+            "--metric",
+            "mtm",
+            "1 2 3 4/5 6 7 8/9 10 0 11/13 14 15 12",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        text(&o.stderr).contains("mtm-4x4-rows-blocks.npz"),
+        "{}",
+        text(&o.stderr)
+    );
+}

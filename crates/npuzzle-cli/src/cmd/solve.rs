@@ -249,6 +249,8 @@ struct Shared<'a> {
     pdbs: Mutex<Vec<(Board, Option<NamedPdb>)>>,
     /// Per goal: the table loaded or built (None: none to be had).
     tables: Mutex<HashMap<Board, Option<DistanceTable>>>,
+    /// The multi-tile tables, once looked for.
+    mtm: std::sync::OnceLock<Option<Arc<npuzzle::heuristic::mtm_pdb::MtmRows>>>,
 }
 
 /// One thread's own state: its solver (with the tables it was given) and the goals it
@@ -345,6 +347,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         cache: tables::cache_dir(&args.cache_dir),
         pdbs: Mutex::new(Vec::new()),
         tables: Mutex::new(HashMap::new()),
+        mtm: std::sync::OnceLock::new(),
     };
     let threads = match args.threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -567,8 +570,32 @@ fn solve_one(
     }
     let out = &mut a.out;
     if args.metric == Metric::Mtm {
-        let name = "multi-tile walking distance";
-        let result = npuzzle::search::idastar_mtm(&board, &goal, &shared.limits);
+        // The multi-tile tables, loaded once, for 4x4 with the usual goal.
+        let tables = if npuzzle::heuristic::mtm_pdb::MtmRows::serves(&goal) {
+            shared
+                .mtm
+                .get_or_init(|| {
+                    let t = crate::pdbs::load_mtm(crate::pdbs::pdb_dir(&args.pdb_dir).as_deref());
+                    if t.is_none() {
+                        crate::note!(
+                            "npuzzle: no multi-tile tables cached: 4x4 boards are searched with \
+                             the walking distance, which can take minutes; \
+                             `npuzzle pdb build --size 4x4 --metric mtm` (about 2 minutes, 504 MB) \
+                             makes them a second or less"
+                        );
+                    }
+                    t.map(Arc::new)
+                })
+                .clone()
+        } else {
+            None
+        };
+        let name = match tables {
+            Some(_) => "multi-tile tables (goal rows, columns, blocks)",
+            None => "multi-tile walking distance",
+        };
+        let result =
+            npuzzle::search::idastar_mtm_pdb(&board, &goal, tables.as_deref(), &shared.limits);
         answer(&mut a, result, Algorithm::Idastar, Some(name), None)?;
         return Ok(a);
     }

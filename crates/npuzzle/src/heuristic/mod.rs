@@ -7,6 +7,7 @@
 mod linear_conflict;
 mod manhattan;
 mod misplaced;
+pub mod mtm_pdb;
 pub mod pdb;
 mod walking_distance;
 

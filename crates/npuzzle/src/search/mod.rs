@@ -35,7 +35,7 @@ pub use bidir_bfs::bibfs;
 pub use fast::{fast, fast_pdb, FastAnswer};
 pub use idastar::{idastar, idastar_all, idastar_weighted};
 pub use iddfs::iddfs;
-pub use mtm::idastar_mtm;
+pub use mtm::{idastar_mtm, idastar_mtm_pdb};
 pub use optimize::{optimize, OptimizeError};
 pub use pdb_ida::{idastar_pdb, idastar_pdb_all, idastar_pdb_parallel, idastar_pdb_weighted};
 

@@ -4,6 +4,7 @@
 use super::idastar::{deepen, Bound, Pass, Passes};
 use crate::board::Board;
 use crate::error::SearchError;
+use crate::heuristic::mtm_pdb::MtmRows;
 use crate::heuristic::{Heuristic, WalkingDistance};
 use crate::limits::{Limits, Watch};
 use crate::moves::{Direction, MoveTable};
@@ -16,6 +17,9 @@ fn vertical(d: Direction) -> bool {
 
 struct Mtm<'a> {
     h: &'a WalkingDistance,
+    pdbs: Option<&'a MtmRows>,
+    /// The tables' label masks of the current state, kept up to date move by move.
+    masks: [[u32; 5]; 3],
     mt: MoveTable,
     cells: Vec<u8>,
     goal: &'a [u8],
@@ -28,6 +32,16 @@ struct Mtm<'a> {
 }
 
 impl Mtm<'_> {
+    /// The database's bound where there is one (it is at least the walking distance on
+    /// almost every board and far cheaper than both), else the walking distance.
+    #[inline]
+    fn estimate(&self) -> u32 {
+        match self.pdbs {
+            Some(p) => p.estimate(&self.cells),
+            None => self.h.estimate(&self.cells),
+        }
+    }
+
     /// Searches below the current state, `g` multi-tile moves from the start, the last
     /// along the vertical axis if `last` is `Some(true)`.
     fn dfs(&mut self, blank: usize, g: u32, hv: u32, last: Option<bool>) -> bool {
@@ -43,9 +57,26 @@ impl Mtm<'_> {
             self.b.stopped = true;
             return false;
         }
+        // With the tables: every child's first table entry asked for before any is read,
+        // so that their reads overlap.
+        let mut first = [[0usize; 4]; 4];
+        if let Some(p) = self.pdbs {
+            for (di, d) in Direction::ALL.into_iter().enumerate() {
+                if Some(vertical(d)) == last {
+                    continue;
+                }
+                let (mut m, mut pos, mut k) = (self.masks, blank, 0);
+                while let Some(from) = self.mt.mover(pos, d) {
+                    p.slide(&mut m, self.cells[from], from, pos);
+                    first[di][k] = p.prefetch(&m);
+                    pos = from;
+                    k += 1;
+                }
+            }
+        }
         // A shortest sequence never makes two moves along one axis in a row: two slides
         // of one line would be one slide, or less.
-        for d in Direction::ALL {
+        for (di, d) in Direction::ALL.into_iter().enumerate() {
             if Some(vertical(d)) == last {
                 continue;
             }
@@ -55,11 +86,18 @@ impl Mtm<'_> {
                 let tile = self.cells[from];
                 self.cells[at[k]] = tile;
                 self.cells[from] = 0;
+                if let Some(p) = self.pdbs {
+                    p.slide(&mut self.masks, tile, from, at[k]);
+                }
                 self.path.push(d);
                 k += 1;
                 at[k] = from;
                 self.stats.generated += 1;
-                let h2 = self.h.estimate(&self.cells);
+                let enough = self.b.limit.saturating_sub(g + 1);
+                let h2 = match self.pdbs {
+                    Some(p) => p.estimate_first(&self.masks, first[di][k - 1], enough),
+                    None => self.h.estimate(&self.cells),
+                };
                 if self.dfs(from, g + 1, h2, Some(vertical(d))) {
                     return true;
                 }
@@ -72,6 +110,9 @@ impl Mtm<'_> {
                 let tile = self.cells[at[i - 1]];
                 self.cells[at[i]] = tile;
                 self.cells[at[i - 1]] = 0;
+                if let Some(p) = self.pdbs {
+                    p.slide(&mut self.masks, tile, at[i - 1], at[i]);
+                }
                 self.path.pop();
             }
             if self.b.stopped {
@@ -110,6 +151,18 @@ impl Passes for Mtm<'_> {
 /// assert_eq!(length(&s.moves, Metric::Mtm), 12); // 14 single-tile moves
 /// ```
 pub fn idastar_mtm(start: &Board, goal: &Board, limits: &Limits) -> Result<Solution, SearchError> {
+    idastar_mtm_pdb(start, goal, None, limits)
+}
+
+/// [`idastar_mtm`] with multi-tile pattern databases for the goal
+/// ([`MtmRows`](crate::heuristic::mtm_pdb::MtmRows)): the larger of its bound and the
+/// walking distance guides the search.
+pub fn idastar_mtm_pdb(
+    start: &Board,
+    goal: &Board,
+    pdbs: Option<&MtmRows>,
+    limits: &Limits,
+) -> Result<Solution, SearchError> {
     let watch = Watch::new(limits);
     if precheck(start, goal)? {
         return Ok(Solution {
@@ -126,16 +179,19 @@ pub fn idastar_mtm(start: &Board, goal: &Board, limits: &Limits) -> Result<Solut
     })?;
     let mut s = Mtm {
         h: &h,
+        pdbs,
+        masks: pdbs.map_or([[0; 5]; 3], |p| p.masks(start.cells())),
         mt: MoveTable::new(start.size()),
         cells: start.cells().to_vec(),
         goal: goal.cells(),
         root_blank: start.blank(),
-        root_h: h.estimate(start.cells()),
+        root_h: 0,
         path: Vec::new(),
         stats: Stats::default(),
         b: Bound::new(),
         watch: watch.clone(),
     };
+    s.root_h = s.estimate();
     let first = s.root_h;
     deepen(&mut s, first, None, &watch, "idastar (mtm)")?;
     let mut stats = s.stats;

@@ -142,21 +142,7 @@ impl PatternDb {
     /// hint: it changes no result, and an index out of range is harmless.
     #[inline(always)]
     pub fn prefetch(&self, idx: u64) {
-        #[cfg(target_arch = "x86_64")]
-        #[allow(unsafe_code)]
-        // SAFETY: SSE is part of the x86-64 baseline, so the instruction exists; a
-        // prefetch reads nothing architecturally and never faults, whatever the address.
-        unsafe {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            _mm_prefetch::<_MM_HINT_T0>(
-                self.data
-                    .as_ptr()
-                    .wrapping_add(self.start + idx as usize)
-                    .cast(),
-            );
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = idx;
+        prefetch_byte(&self.data, self.start + idx as usize);
     }
 
     /// The lower bound for `board` (same size and goal assumed).
@@ -179,4 +165,21 @@ impl PatternDb {
     pub fn max_value(&self) -> u8 {
         self.entries().iter().copied().max().unwrap_or(0)
     }
+}
+
+/// Asks the processor to start fetching `data[at]` into its cache. Only a hint: it changes
+/// no result, and an index out of range is harmless.
+#[inline(always)]
+pub(crate) fn prefetch_byte(data: &[u8], at: usize) {
+    #[cfg(target_arch = "x86_64")]
+    #[allow(unsafe_code)]
+    // SAFETY: SSE is part of the x86-64 baseline, so the instruction exists; a prefetch
+    // reads nothing architecturally and never faults, whatever the address (the pointer
+    // is formed with wrapping arithmetic and never dereferenced).
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(data.as_ptr().wrapping_add(at).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (data, at);
 }
