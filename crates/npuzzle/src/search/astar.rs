@@ -2,6 +2,7 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 
+use super::idastar::{unweigh, weigh};
 use crate::board::Board;
 use crate::error::SearchError;
 use crate::heuristic::{with_heuristic, Heuristic, HeuristicKind};
@@ -127,7 +128,7 @@ pub fn astar_weighted(
     weight: f64,
     limits: &Limits,
 ) -> Result<Solution, SearchError> {
-    let per_mille = super::idastar::per_mille(weight, "astar")? as u32;
+    let per_mille = super::idastar::per_mille(weight, "astar")?;
     with_heuristic!(heuristic, goal, "astar", h => run(start, goal, h, limits, per_mille))
 }
 
@@ -136,16 +137,10 @@ fn run<H: Heuristic>(
     goal: &Board,
     h: &H,
     limits: &Limits,
-    per_mille: u32,
+    per_mille: u64,
 ) -> Result<Solution, SearchError> {
     // The open list's key: g + h, or g + floor(w x h) when weighted.
-    let f = |g: u32, h: u32| -> u32 {
-        if per_mille == 1000 {
-            g + h
-        } else {
-            g + (h as u64 * per_mille as u64 / 1000) as u32
-        }
-    };
+    let f = |g: u32, h: u32| g + weigh(h, per_mille);
     let watch = Watch::new(limits);
     let mut stats = Stats::default();
     if precheck(start, goal)? {
@@ -196,7 +191,7 @@ fn run<H: Heuristic>(
             continue;
         }
         // What the least open f proves: it is at most w x the shortest length.
-        lower_bound = ((fv as u64 * 1000).div_ceil(per_mille as u64)) as u32;
+        lower_bound = unweigh(fv, per_mille);
         if node.key == target {
             stats.peak_stored = nodes.len() as u64;
             stats.elapsed = watch.elapsed();

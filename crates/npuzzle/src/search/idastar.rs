@@ -190,11 +190,7 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
     /// The estimate as the bound sees it: weighted (rounded down) when a weight is set.
     #[inline(always)]
     fn weigh(&self, hv: u32) -> u32 {
-        if self.per_mille == 1000 {
-            hv
-        } else {
-            (hv as u64 * self.per_mille / 1000) as u32
-        }
+        weigh(hv, self.per_mille)
     }
 
     /// Searches below the current state; true when the goal was reached (the path holds
@@ -340,11 +336,28 @@ pub(crate) fn weighted_bound<T>(
         } => SearchError::TimeLimit {
             algorithm,
             elapsed,
-            lower_bound: ((lower_bound as u64 * 1000).div_ceil(per_mille)) as u32,
+            lower_bound: unweigh(lower_bound, per_mille),
             expanded,
         },
         e => e,
     })
+}
+
+/// An estimate `h` weighted by `per_mille` thousandths, rounded down (as it is at 1000):
+/// what every weighted search adds to `g`.
+#[inline(always)]
+pub(crate) fn weigh(h: u32, per_mille: u64) -> u32 {
+    if per_mille == 1000 {
+        h
+    } else {
+        (h as u64 * per_mille / 1000) as u32
+    }
+}
+
+/// What a bound `f` of a search weighted by `per_mille` thousandths proves of the shortest
+/// length: `f` divided by the weight, rounded up.
+pub(crate) fn unweigh(f: u32, per_mille: u64) -> u32 {
+    ((f as u64 * 1000).div_ceil(per_mille)) as u32
 }
 
 /// A weight from 1 to 100 in thousandths, or why not.

@@ -3,7 +3,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use super::idastar::{deepen, weighted_bound, Bound, Pass, Passes};
+use super::idastar::{deepen, weigh, weighted_bound, Bound, Pass, Passes};
 use crate::board::Board;
 use crate::error::SearchError;
 use crate::heuristic::pdb::{PdbHeuristic, Side, NONE};
@@ -32,7 +32,7 @@ struct Ida<'a> {
     found: Vec<Vec<Direction>>,
     /// The estimate's weight in thousandths: passes are bounded by g + floor(w x h)
     /// (1000: plain IDA*).
-    per_mille: u32,
+    per_mille: u64,
 }
 
 impl<'a> Ida<'a> {
@@ -64,11 +64,7 @@ impl<'a> Ida<'a> {
     /// The cost bound test's f: g + h, or g + floor(w x h) when weighted.
     #[inline(always)]
     fn f(&self, g: u32, h: u32) -> u32 {
-        if self.per_mille == 1000 {
-            g + h
-        } else {
-            g + (h as u64 * self.per_mille as u64 / 1000) as u32
-        }
+        g + weigh(h, self.per_mille)
     }
 
     #[inline(always)]
@@ -334,7 +330,7 @@ fn run_one(
     h: &PdbHeuristic,
     watch: &Watch,
     want: usize,
-    per_mille: u32,
+    per_mille: u64,
 ) -> Result<(Vec<Vec<Direction>>, Stats), SearchError> {
     let mt = MoveTable::new(start.size());
     let mut ida = Ida::new(h, &mt, start.cells(), goal.cells(), watch.clone());
@@ -343,10 +339,7 @@ fn run_one(
     let f0 = ida.f(0, ida.h());
     // Plain passes step by two (all solutions share one parity); weighted ones by one.
     let parity = (per_mille == 1000).then(|| solution_parity(start, goal));
-    weighted_bound(
-        deepen(&mut ida, f0, parity, watch, "idastar"),
-        per_mille.into(),
-    )?;
+    weighted_bound(deepen(&mut ida, f0, parity, watch, "idastar"), per_mille)?;
     let found = if want == 0 { vec![ida.path] } else { ida.found };
     Ok((found, ida.stats))
 }
@@ -373,7 +366,7 @@ struct Parallel<'a> {
     last_pass: u64,
     stats: Stats,
     answer: Option<Vec<Direction>>,
-    per_mille: u32,
+    per_mille: u64,
 }
 
 impl<'a> Parallel<'a> {
@@ -584,7 +577,7 @@ pub fn idastar_pdb_weighted(
     limits: &Limits,
     threads: usize,
 ) -> Result<Solution, SearchError> {
-    let per_mille = super::idastar::per_mille(weight, "idastar")? as u32;
+    let per_mille = super::idastar::per_mille(weight, "idastar")?;
     run_weighted(start, goal, h, limits, threads, per_mille)
 }
 
@@ -594,7 +587,7 @@ fn run_weighted(
     h: &PdbHeuristic,
     limits: &Limits,
     threads: usize,
-    per_mille: u32,
+    per_mille: u64,
 ) -> Result<Solution, SearchError> {
     let watch = Watch::new(limits);
     if prepare(start, goal, h)? {
@@ -620,10 +613,7 @@ fn run_weighted(
     let root = par.ida();
     let f0 = root.f(0, root.h());
     let parity = (per_mille == 1000).then(|| solution_parity(start, goal));
-    weighted_bound(
-        deepen(&mut par, f0, parity, &watch, "idastar"),
-        per_mille.into(),
-    )?;
+    weighted_bound(deepen(&mut par, f0, parity, &watch, "idastar"), per_mille)?;
     let moves = par
         .answer
         .take()
