@@ -24,6 +24,9 @@ fn tables_are_admissible_and_the_search_stays_optimal() {
     for b in &boards {
         assert_eq!(t.estimate(b.cells()), back.estimate(b.cells()));
     }
+    // Another goal's board is refused, not searched with meaningless bounds.
+    let other: Board = "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15".parse().unwrap();
+    assert!(idastar_mtm_pdb(&boards[0], &other, Some(&t), &Limits::default()).is_err());
     let mid = bytes.len() / 2;
     bytes[mid] ^= 1;
     assert!(MtmRows::from_bytes(bytes).is_err());

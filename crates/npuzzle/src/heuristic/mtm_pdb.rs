@@ -336,8 +336,10 @@ impl MtmRows {
         i
     }
 
-    /// [`estimate_masks`](Self::estimate_masks) with the goal-row entry's address known
-    /// (from [`prefetch`](Self::prefetch)).
+    /// The bound from label masks kept by a search, reading the tables only until one
+    /// exceeds `enough`: the largest of the goal-row, goal-block and goal-column bounds if
+    /// none does, else the first that does (a search that prunes above `enough` needs no
+    /// more). `first` is the goal-row entry's address, from [`prefetch`](Self::prefetch).
     #[inline(always)]
     pub fn estimate_first(&self, m: &[[u32; 5]; 3], first: usize, enough: u32) -> u32 {
         let a = self.data[first] as u32;
@@ -352,67 +354,18 @@ impl MtmRows {
         a.max(b).max(c)
     }
 
-    /// [`estimate_over`](Self::estimate_over) from label masks kept by a search.
-    #[inline(always)]
-    pub fn estimate_masks(&self, m: &[[u32; 5]; 3], enough: u32) -> u32 {
-        let a = self.data[index_masks(&m[0]) as usize] as u32;
-        if a > enough {
-            return a;
-        }
-        let c = self.data[(STATES + index_masks(&m[1])) as usize] as u32;
-        if c > enough {
-            return c;
-        }
-        let b = self.data[index_masks(&m[2]) as usize] as u32;
-        a.max(b).max(c)
-    }
-
-    /// The bound of a 4x4 board's cells, reading the tables only until one exceeds
-    /// `enough`: the largest of the goal-row, goal-column and goal-block bounds if none
-    /// does, else the first that does (a search that prunes above `enough` needs no more).
-    #[inline]
-    pub fn estimate_over(&self, cells: &[u8], enough: u32) -> u32 {
-        let mut rows = [0u32; 5];
-        for (cell, &t) in cells.iter().enumerate() {
-            rows[self.row_of[t as usize] as usize] |= 1 << cell;
-        }
-        let a = self.data[index_masks(&rows) as usize] as u32;
-        if a > enough {
-            return a;
-        }
-        let mut blocks = [0u32; 5];
-        for (cell, &t) in cells.iter().enumerate() {
-            blocks[self.block_of[t as usize] as usize] |= 1 << cell;
-        }
-        let c = self.data[(STATES + index_masks(&blocks)) as usize] as u32;
-        if c > enough {
-            return c;
-        }
-        // Transposed: the cell (r, c) read as (c, r), tiles known by goal column.
-        let mut cols = [0u32; 5];
-        for (cell, &t) in cells.iter().enumerate() {
-            cols[self.col_of[t as usize] as usize] |= 1 << ((cell % 4) * 4 + cell / 4);
-        }
-        let b = self.data[index_masks(&cols) as usize] as u32;
-        a.max(b).max(c)
-    }
-
-    /// The larger of the goal-row, goal-column and goal-block bounds of a 4x4 board's
+    /// The largest of the goal-row, goal-column and goal-block bounds of a 4x4 board's
     /// cells.
     #[inline]
     pub fn estimate(&self, cells: &[u8]) -> u32 {
-        self.estimate_over(cells, u32::MAX)
+        let m = self.masks(cells);
+        self.estimate_first(&m, index_masks(&m[0]) as usize, u32::MAX)
     }
 }
 
 /// The 2x2 block (0 to 3, row-major) of a 4x4 cell.
 fn block(cell: usize) -> u8 {
     ((cell / 8) * 2 + (cell % 4) / 2) as u8
-}
-
-/// The entry of `table` for a labelled board.
-pub fn value(table: &[u8], labels: &[u8; 16]) -> u8 {
-    table[index(labels) as usize]
 }
 
 #[cfg(test)]

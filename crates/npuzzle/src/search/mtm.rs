@@ -32,8 +32,8 @@ struct Mtm<'a> {
 }
 
 impl Mtm<'_> {
-    /// The database's bound where there is one (it is at least the walking distance on
-    /// almost every board and far cheaper than both), else the walking distance.
+    /// The tables' bound where they are given (at least the walking distance on almost
+    /// every board), else the walking distance.
     #[inline]
     fn estimate(&self) -> u32 {
         match self.pdbs {
@@ -154,9 +154,10 @@ pub fn idastar_mtm(start: &Board, goal: &Board, limits: &Limits) -> Result<Solut
     idastar_mtm_pdb(start, goal, None, limits)
 }
 
-/// [`idastar_mtm`] with multi-tile pattern databases for the goal
-/// ([`MtmRows`](crate::heuristic::mtm_pdb::MtmRows)): the larger of its bound and the
-/// walking distance guides the search.
+/// [`idastar_mtm`] guided by the multi-tile tables
+/// ([`MtmRows`](crate::heuristic::mtm_pdb::MtmRows)) instead of the walking distance
+/// when they are given; they serve 4x4 with the usual goal only, and another goal is
+/// refused (their bounds would mean nothing for it).
 pub fn idastar_mtm_pdb(
     start: &Board,
     goal: &Board,
@@ -168,6 +169,12 @@ pub fn idastar_mtm_pdb(
         return Ok(Solution {
             moves: vec![],
             stats: Stats::default(),
+        });
+    }
+    if pdbs.is_some() && !MtmRows::serves(goal) {
+        return Err(SearchError::Unsupported {
+            algorithm: "idastar (mtm)",
+            reason: format!("the multi-tile tables are for 4x4 with the usual goal, not {goal}"),
         });
     }
     let h = WalkingDistance::multi_tile(goal).ok_or_else(|| SearchError::Unsupported {
