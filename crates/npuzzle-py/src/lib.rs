@@ -593,12 +593,8 @@ fn anytime(
     let name = (!name.is_empty()).then_some(name);
     match npuzzle::search::or_fast(b, g, exact, pdb, limits)? {
         (ans, None) => Ok(solved(&ans.solution, Algorithm::Auto, name, None)),
-        (ans, Some(bound)) => {
-            let mut r = solved(&ans.solution, Algorithm::Fast, None, ans.weight);
-            let proven = bound.max(ans.lower_bound);
-            r.lower_bound = r.lower_bound.map(|l| l.max(proven));
-            Ok(r)
-        }
+        (ans, Some(bound)) => Ok(solved(&ans.solution, Algorithm::Fast, None, ans.weight)
+            .with_lower_bound(bound.max(ans.lower_bound))),
     }
 }
 

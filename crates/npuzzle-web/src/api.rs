@@ -401,7 +401,7 @@ fn run_solve(state: &State, job: &Job, limits: &Limits) -> Result<Report, Failed
             let pdb = state.pdb(goal);
             let (ans, bound) =
                 npuzzle::search::or_fast(board, goal, Err(e), pdb.as_deref(), limits)?;
-            let mut r = Report::solved(
+            let r = Report::solved(
                 board,
                 goal,
                 &ans.solution,
@@ -411,9 +411,7 @@ fn run_solve(state: &State, job: &Job, limits: &Limits) -> Result<Report, Failed
                 ans.weight,
                 job.notation,
             );
-            let proven = bound.unwrap_or(0).max(ans.lower_bound);
-            r.lower_bound = r.lower_bound.map(|l| l.max(proven));
-            Ok(r)
+            Ok(r.with_lower_bound(bound.unwrap_or(0).max(ans.lower_bound)))
         }
     }
 }

@@ -139,6 +139,13 @@ impl Report {
         }
     }
 
+    /// The report with `bound` as its lower bound where that is more than it had (a bound
+    /// proven elsewhere: by an exact search that ran out of time, or by databases).
+    pub fn with_lower_bound(mut self, bound: u32) -> Report {
+        self.lower_bound = self.lower_bound.map(|l| l.max(bound));
+        self
+    }
+
     /// What is proven, as the text output says it after the length: empty for an
     /// optimal answer, else `(at most W x optimal, lower bound L)` or `(not proven
     /// optimal, lower bound L)`.

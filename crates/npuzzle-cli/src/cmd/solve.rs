@@ -809,7 +809,7 @@ fn print_solution(
         Some(p) => p.weight,
         None => args.weight.filter(|_| algo != Algorithm::Fast),
     };
-    let mut r = Report::solved(
+    let r = Report::solved(
         board,
         goal,
         sol,
@@ -818,10 +818,8 @@ fn print_solution(
         args.metric,
         weight,
         args.notation,
-    );
-    if let Some(p) = proof {
-        r.lower_bound = r.lower_bound.map(|l| l.max(p.bound));
-    }
+    )
+    .with_lower_bound(proof.map_or(0, |p| p.bound));
     if args.json {
         return writeln!(out, "{}", r.to_json());
     }
