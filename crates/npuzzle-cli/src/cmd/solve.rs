@@ -253,6 +253,24 @@ struct Shared<'a> {
     mtm: std::sync::OnceLock<Option<Arc<npuzzle::heuristic::mtm_pdb::MtmRows>>>,
 }
 
+impl Shared<'_> {
+    /// The databases for `goal`, looked for by `find` once per batch (whichever thread
+    /// asks first; the others wait and share them).
+    fn pdb_for(
+        &self,
+        goal: &Board,
+        find: impl FnOnce() -> Result<Option<(String, PdbHeuristic)>, Fail>,
+    ) -> Result<Option<NamedPdb>, Fail> {
+        let mut pdbs = self.pdbs.lock().expect("no panics while held");
+        if let Some((_, p)) = pdbs.iter().find(|(g, _)| g == goal) {
+            return Ok(p.clone());
+        }
+        let found = find()?.map(|(n, h)| (n, Arc::new(h)));
+        pdbs.push((goal.clone(), found.clone()));
+        Ok(found)
+    }
+}
+
 /// One thread's own state: its solver (with the tables it was given) and the goals it
 /// has asked for tables.
 struct Worker {
@@ -355,8 +373,11 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     };
     let workers: Vec<Mutex<Worker>> = (0..threads)
         .map(|_| {
+            // --optimal: boards of 26 cells or more are searched, not answered fast.
+            let mut solver = Solver::new(args.algo, heuristic, limits.clone());
+            solver.set_exact(args.optimal);
             Mutex::new(Worker {
-                solver: Solver::new(args.algo, heuristic, limits.clone()),
+                solver,
                 looked: HashSet::new(),
             })
         })
@@ -622,10 +643,9 @@ fn solve_one(
         }
         // Built (or loaded) once per goal, whichever thread asks first; the build counts
         // against this board's time limit.
-        let mut pdbs = shared.pdbs.lock().expect("no panics while held");
-        if !pdbs.iter().any(|(g, _)| g == &goal) {
+        pdb = shared.pdb_for(&goal, || {
             let dir = crate::pdbs::pdb_dir(&args.pdb_dir);
-            let found = match spec {
+            match spec {
                 Some(spec) => {
                     let h = crate::pdbs::heuristic(
                         &goal,
@@ -635,7 +655,7 @@ fn solve_one(
                         dir.as_deref(),
                         args.pdb_load,
                     )?;
-                    Some((spec.clone(), h))
+                    Ok(Some((spec.clone(), h)))
                 }
                 None => {
                     let budget = shared.limits.time_limit.map_or(AUTO_BUILD_SECONDS, |t| {
@@ -647,17 +667,10 @@ fn solve_one(
                         dir.as_deref(),
                         args.pdb_load,
                         budget,
-                    )?
+                    )
                 }
-            };
-            pdbs.push((goal.clone(), found.map(|(n, h)| (n, Arc::new(h)))));
-        }
-        pdb = pdbs
-            .iter()
-            .find(|(g, _)| g == &goal)
-            .expect("added")
-            .1
-            .clone();
+            }
+        })?;
     }
     let limits = exact_limits(args, &shared.limits, cells, started);
     if let Some((spec, h)) = pdb {
@@ -682,25 +695,10 @@ fn solve_one(
     // The fast solver on 16 to 25 cells: the weighted database search when a set for the
     // goal is cached (nothing is built for it), else the reduction solver below.
     if args.algo == Algorithm::Fast && (16..npuzzle::search::FAST_FROM).contains(&cells) {
-        let cached = {
-            let mut pdbs = shared.pdbs.lock().expect("no panics while held");
-            if !pdbs.iter().any(|(g, _)| g == &goal) {
-                let dir = crate::pdbs::pdb_dir(&args.pdb_dir);
-                let found = crate::pdbs::for_auto(
-                    &goal,
-                    &shared.limits,
-                    dir.as_deref(),
-                    args.pdb_load,
-                    0.0,
-                )?;
-                pdbs.push((goal.clone(), found.map(|(n, h)| (n, Arc::new(h)))));
-            }
-            pdbs.iter()
-                .find(|(g, _)| g == &goal)
-                .expect("added")
-                .1
-                .clone()
-        };
+        let cached = shared.pdb_for(&goal, || {
+            let dir = crate::pdbs::pdb_dir(&args.pdb_dir);
+            crate::pdbs::for_auto(&goal, &shared.limits, dir.as_deref(), args.pdb_load, 0.0)
+        })?;
         if let Some((spec, h)) = cached {
             if npuzzle::is_solvable(&board, &goal).expect("sizes match") {
                 let name = format!("weighted pdb {spec}");
@@ -758,23 +756,12 @@ fn solve_one(
         return Ok(a);
     }
     let solver = &mut worker.solver;
-    let mut algo = solver.resolve(&goal);
-    // --optimal: boards of 26 cells or more are searched, not answered fast.
-    if args.optimal && algo == Algorithm::Fast {
-        algo = Algorithm::Idastar;
-    }
+    let algo = solver.resolve(&goal);
     let heuristic = algo.uses_heuristic().then_some(shared.heuristic);
     let hname = heuristic.map(|h| h.name().to_string());
-    // A time limit of its own (what a database build left, or the default for large
-    // boards), or --optimal's search on a large board: a search for this board alone.
-    let own = pdb_spec.is_some()
-        || (shared.limits.time_limit.is_none() && limits.time_limit.is_some())
-        || algo != solver.resolve(&goal);
-    let result = if own {
-        npuzzle::solve(&board, &goal, algo, shared.heuristic, &limits).map(|s| (s, algo))
-    } else {
-        solver.solve(&board, &goal)
-    };
+    // Within this board's limits: what a database build left of its time, or the
+    // default for large boards.
+    let result = solver.solve_within(&board, &goal, &limits);
     for n in solver.take_notes() {
         a.notes.push(format!("npuzzle: {n}"));
     }

@@ -164,6 +164,7 @@ pub struct Solver {
     seen: HashMap<Board, usize>,
     notes: Vec<String>,
     eager: bool,
+    exact: bool,
 }
 
 /// The fewest cells on which `Auto` uses the fast solver ([`fast`]) instead of an exact
@@ -185,7 +186,15 @@ impl Solver {
             seen: HashMap::new(),
             notes: Vec::new(),
             eager: false,
+            exact: false,
         }
+    }
+
+    /// With `exact`, `Auto` never answers with the fast solver: boards of
+    /// [`FAST_FROM`] cells or more are searched by IDA* (for a caller that wants proven
+    /// answers only, whatever they cost).
+    pub fn set_exact(&mut self, exact: bool) {
+        self.exact = exact;
     }
 
     /// Adds a distance table (built or loaded elsewhere) for `table.goal()`; `Auto` and
@@ -219,7 +228,7 @@ impl Solver {
                 Algorithm::Table
             }
             // Beyond 25 cells no exact search finishes on a random board: answer fast.
-            Algorithm::Auto if cells >= FAST_FROM => Algorithm::Fast,
+            Algorithm::Auto if cells >= FAST_FROM && !self.exact => Algorithm::Fast,
             Algorithm::Auto => Algorithm::Idastar,
             a => a,
         }
@@ -231,6 +240,18 @@ impl Solver {
         start: &Board,
         goal: &Board,
     ) -> Result<(Solution, Algorithm), SearchError> {
+        let limits = self.limits.clone();
+        self.solve_within(start, goal, &limits)
+    }
+
+    /// [`solve`](Self::solve) within `limits` instead of the solver's own (a board with
+    /// a time limit of its own, say).
+    pub fn solve_within(
+        &mut self,
+        start: &Board,
+        goal: &Board,
+        limits: &Limits,
+    ) -> Result<(Solution, Algorithm), SearchError> {
         let algo = self.resolve(goal);
         if self.algorithm == Algorithm::Auto && !self.tables.contains_key(goal) {
             *self.seen.entry(goal.clone()).or_insert(0) += 1;
@@ -239,7 +260,7 @@ impl Solver {
             Algorithm::Table => {
                 precheck(start, goal)?;
                 if !self.tables.contains_key(goal) {
-                    let t = DistanceTable::build(goal, &self.limits)?;
+                    let t = DistanceTable::build(goal, limits)?;
                     self.tables.insert(goal.clone(), t);
                 }
                 match self.tables[goal].solve(start) {
@@ -251,19 +272,13 @@ impl Solver {
                             "the distance table for goal {goal} is unusable ({e}); solving by \
                              idastar instead"
                         ));
-                        let sol = solve(
-                            start,
-                            goal,
-                            Algorithm::Idastar,
-                            self.heuristic,
-                            &self.limits,
-                        )?;
+                        let sol = solve(start, goal, Algorithm::Idastar, self.heuristic, limits)?;
                         return Ok((sol, Algorithm::Idastar));
                     }
                     r => r?,
                 }
             }
-            a => solve(start, goal, a, self.heuristic, &self.limits)?,
+            a => solve(start, goal, a, self.heuristic, limits)?,
         };
         Ok((sol, algo))
     }
