@@ -36,6 +36,13 @@ fn search_error(e: SearchError) -> PyErr {
     }
 }
 
+/// The error for more boards than fit in memory.
+fn too_many(what: &str, n: usize, size: Size) -> PyErr {
+    pyo3::exceptions::PyMemoryError::new_err(format!(
+        "{what}: {n} boards of {size} do not fit in this machine's memory"
+    ))
+}
+
 fn parse_size(size: &str) -> PyResult<Size> {
     size.parse::<Size>()
         .map_err(|e| value_error(format!("size: {e}")))
@@ -487,7 +494,9 @@ fn solve(
     }
     let limits = Limits {
         time_limit: match time_limit {
-            Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
+            Some(t) if t > 0.0 && Duration::try_from_secs_f64(t).is_ok() => {
+                Some(Duration::from_secs_f64(t))
+            }
             Some(t) => {
                 return Err(value_error(format!(
                     "time_limit: expected a positive number of seconds, found {t}"
@@ -815,8 +824,12 @@ fn scrambles<'py>(
     let g = goal_arg(goal, size)?;
     let cells = size.cells();
     let mut rng = Rng::new(seed.unwrap_or_else(random_seed));
-    let data = py.detach(|| {
-        let mut data = Vec::with_capacity(count * cells);
+    let mut data: Vec<u8> = Vec::new();
+    count
+        .checked_mul(cells)
+        .and_then(|n| data.try_reserve_exact(n).ok())
+        .ok_or_else(|| too_many("count", count, size))?;
+    let data = py.detach(move || {
         for _ in 0..count {
             let b = match walk {
                 Some(k) => npuzzle::scramble::walk(&g, k, &mut rng).0,
@@ -956,9 +969,15 @@ impl _VecPuzzle {
         walk: Option<usize>,
         goal: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<_VecPuzzle> {
-        let g = goal_arg(goal, parse_size(size)?)?;
+        let size = parse_size(size)?;
+        let g = goal_arg(goal, size)?;
+        let mut boards = Vec::new();
+        boards
+            .try_reserve_exact(num)
+            .map_err(|_| too_many("num", num, size))?;
+        boards.resize(num, g.clone());
         Ok(_VecPuzzle {
-            boards: vec![g.clone(); num],
+            boards,
             done: vec![false; num],
             goal: g,
             walk,

@@ -249,3 +249,12 @@ def test_estimates_and_board_forms_match_the_cli():
     assert printed.split() == grid.replace("0", ".").split()
     assert npuzzle.parse_board(printed) == ([8, 1, 3, 4, 0, 2, 7, 6, 5], "3x3")
     assert npuzzle.format_board([1, 2, 3, 4, 5, 0], size="3x2") == "1 2 3/4 5 0"
+
+
+def test_impossible_sizes_and_times_are_errors_not_crashes():
+    with pytest.raises(ValueError, match="time_limit"):
+        npuzzle.solve("8 1 3/4 0 2/7 6 5", time_limit=1e300)
+    with pytest.raises(MemoryError, match="count"):
+        npuzzle.scrambles("4x4", 2**62)
+    with pytest.raises(MemoryError, match="num"):
+        npuzzle.env.SlidingPuzzleVectorEnv(num_envs=2**62, size="3x3")

@@ -48,7 +48,7 @@ impl Lane {
             permits: Arc::new(Semaphore::new(workers)),
             admitted: Arc::new(AtomicUsize::new(0)),
             running: Arc::new(AtomicUsize::new(0)),
-            capacity: workers + queue,
+            capacity: workers.saturating_add(queue),
         }
     }
 

@@ -68,8 +68,8 @@ pub struct Args {
     /// Board size for --set random.
     #[arg(long, value_name = "WxH", value_parser = crate::opts::parse_size)]
     pub size: Option<Size>,
-    /// How many boards --set random draws.
-    #[arg(long, default_value_t = 100)]
+    /// How many boards --set random draws (1 to 1,000,000).
+    #[arg(long, default_value_t = 100, value_parser = parse_count)]
     pub count: usize,
     /// The seed of --set random (as `npuzzle scramble --seed`).
     #[arg(long, default_value_t = 1)]
@@ -99,6 +99,14 @@ pub struct Args {
     pub pdb_load: npuzzle::heuristic::pdb::Load,
     #[command(flatten)]
     pub limits: LimitOpts,
+}
+
+/// Reads a count of random boards: from 1 to 1,000,000.
+fn parse_count(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=1_000_000).contains(&n) => Ok(n),
+        _ => Err(format!("expected a count from 1 to 1,000,000, found {s:?}")),
+    }
 }
 
 /// Reads a weight: from 1 to 100.
