@@ -33,10 +33,7 @@ pub fn load(path: &Path, goal: &Board, tiles: &[u8], how: Load) -> Result<Patter
 /// `threads` threads (0: all cores): 17 million (placement, blank cell) states a second
 /// per core (the 8-tile 4x4 table, 4.15 billion, took 121 s on 2 cores).
 pub fn build_seconds(goal: &Board, tiles: &[u8], threads: usize) -> f64 {
-    let cores = match threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        t => t,
-    };
+    let cores = npuzzle::limits::resolve_threads(threads);
     let entries = Placement::new(goal.size().cells(), tiles.len()).count();
     let states = entries as f64 * (goal.size().cells() - tiles.len()) as f64;
     states / (17e6 * cores as f64)

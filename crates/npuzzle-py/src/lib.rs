@@ -212,19 +212,11 @@ fn scramble(
     goal: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
     let g = goal_arg(goal, parse_size(size)?)?;
-    let mut rng = Rng::new(seed.unwrap_or_else(random_seed));
+    let mut rng = Rng::new(seed.unwrap_or_else(npuzzle::scramble::fresh_seed));
     Ok(match moves {
         Some(k) => walk(&g, k, &mut rng).0.to_string(),
         None => uniform(&g, &mut rng).to_string(),
     })
-}
-
-fn random_seed() -> u64 {
-    static COUNTER: AtomicUsize = AtomicUsize::new(0);
-    let t = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    Rng::new(t ^ (COUNTER.fetch_add(1, Ordering::Relaxed) as u64) << 40).next_u64()
 }
 
 /// Pattern databases for one goal, loaded or built once and shared by the calls that
@@ -539,7 +531,13 @@ fn solve(
         if let Some(p) =
             pdb.filter(|_| matches!(algo, Algorithm::Auto | Algorithm::Idastar) && named.is_none())
         {
-            let exact = npuzzle::search::idastar_pdb_parallel(&b, &g, &p, &limits, threads_arg(0));
+            let exact = npuzzle::search::idastar_pdb_parallel(
+                &b,
+                &g,
+                &p,
+                &limits,
+                npuzzle::limits::resolve_threads(0),
+            );
             return match algo {
                 Algorithm::Auto => anytime(
                     &b,
@@ -650,13 +648,6 @@ fn par_boards<R: Send + Default + Clone>(
     }
 }
 
-fn threads_arg(threads: usize) -> usize {
-    match threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        t => t,
-    }
-}
-
 /// `f(i)` for `i` in `0..n` on `threads` threads in chunks; results in order.
 fn par_map<R: Send + Default + Clone>(
     n: usize,
@@ -702,7 +693,7 @@ fn _distances<'py>(
     let size = parse_size(size)?;
     let g = goal_arg(goal, size)?;
     let tiles = flat(&boards, size)?;
-    let threads = threads_arg(threads);
+    let threads = npuzzle::limits::resolve_threads(threads);
     let pdb = pdbs_for(pdbs, &g)?;
     let out = py.detach(|| -> PyResult<Vec<i32>> {
         if size.cells() <= 12 && pdb.is_none() {
@@ -760,7 +751,7 @@ fn _estimates<'py>(
         ));
     }
     let tiles = flat(&boards, size)?;
-    let threads = threads_arg(threads);
+    let threads = npuzzle::limits::resolve_threads(threads);
     let out = if heuristic == "pdb" {
         let Some(p) = pdbs_for(pdbs, &g)? else {
             return Err(value_error("heuristic: \"pdb\" needs pdbs="));
@@ -798,7 +789,7 @@ fn _solvable<'py>(
     let size = parse_size(size)?;
     let g = goal_arg(goal, size)?;
     let tiles = flat(&boards, size)?;
-    let threads = threads_arg(threads);
+    let threads = npuzzle::limits::resolve_threads(threads);
     let out = py.detach(|| {
         par_boards(tiles, size, threads, |b| {
             npuzzle::is_solvable(b, &g).unwrap_or(false)
@@ -823,7 +814,7 @@ fn scrambles<'py>(
     let size = parse_size(size)?;
     let g = goal_arg(goal, size)?;
     let cells = size.cells();
-    let mut rng = Rng::new(seed.unwrap_or_else(random_seed));
+    let mut rng = Rng::new(seed.unwrap_or_else(npuzzle::scramble::fresh_seed));
     let mut data: Vec<u8> = Vec::new();
     count
         .checked_mul(cells)

@@ -1,7 +1,7 @@
 //! The JSON API: requests read and checked, searches run in their lane, answers written.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -37,23 +37,18 @@ pub struct State {
     large: Lane,
     tables: Mutex<HashMap<Board, Arc<DistanceTable>>>,
     started: Instant,
-    seeds: AtomicU64,
 }
 
 impl State {
     pub fn new(config: Config) -> State {
         let small = Lane::new(config.workers, config.queue);
         let large = Lane::new(config.workers, (config.queue / 4).max(1));
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
         State {
             config,
             small,
             large,
             tables: Mutex::new(HashMap::new()),
             started: Instant::now(),
-            seeds: AtomicU64::new(now),
         }
     }
 
@@ -568,10 +563,7 @@ pub struct ScrambleQuery {
     goal: Option<String>,
 }
 
-pub async fn scramble(
-    Shared(state): Shared<Arc<State>>,
-    query: Result<Query<ScrambleQuery>, QueryRejection>,
-) -> Response {
+pub async fn scramble(query: Result<Query<ScrambleQuery>, QueryRejection>) -> Response {
     let bad = |m: String| error(StatusCode::UNPROCESSABLE_ENTITY, m);
     let q = match query {
         Ok(Query(q)) => q,
@@ -613,13 +605,7 @@ pub async fn scramble(
             q.moves.unwrap_or(0)
         ));
     }
-    let seed = q.seed.unwrap_or_else(|| {
-        // Distinct seeds for requests in the same nanosecond.
-        let s = state
-            .seeds
-            .fetch_add(0x9e37_79b9_7f4a_7c15, Ordering::Relaxed);
-        npuzzle::scramble::Rng::new(s).next_u64()
-    });
+    let seed = q.seed.unwrap_or_else(npuzzle::scramble::fresh_seed);
     let mut rng = npuzzle::scramble::Rng::new(seed);
     let (board, walk) = match q.moves {
         Some(k) => {

@@ -70,7 +70,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Config {
         Config {
-            workers: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            workers: npuzzle::limits::resolve_threads(0),
             queue: 64,
             time_limit: Duration::from_secs(10),
             compare_time_limit: Duration::from_secs(2),

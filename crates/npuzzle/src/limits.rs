@@ -219,7 +219,7 @@ pub(crate) fn run_chunks(
 }
 
 /// The number of threads to run: `threads`, or every core when it is 0.
-pub(crate) fn resolve_threads(threads: usize) -> usize {
+pub fn resolve_threads(threads: usize) -> usize {
     match threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         t => t,

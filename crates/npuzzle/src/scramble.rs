@@ -150,6 +150,19 @@ pub fn walk(goal: &Board, moves: usize, rng: &mut Rng) -> (Board, Vec<Direction>
     (board, path)
 }
 
+/// A seed drawn from the system, for a caller given none: the clock's nanoseconds, the
+/// process id and a count of the calls so far, mixed by [`Rng`]; two calls never give
+/// the same seed in one process. Report it, so the draw can be made again.
+pub fn fresh_seed() -> u64 {
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let calls = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let mut rng = Rng::new(nanos ^ ((std::process::id() as u64) << 32));
+    rng.next_u64() ^ Rng::new(calls).next_u64()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -236,10 +236,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         return Err(Fail::input("expected instances, found none"));
     }
     let limits = args.limits.limits();
-    let threads = match args.threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        t => t,
-    };
+    let threads = npuzzle::limits::resolve_threads(args.threads);
     let dir = pdb_dir(&args.pdb_dir);
     let mut heuristics: Heuristics = Vec::new();
     let mut goals = Vec::new();

@@ -73,14 +73,6 @@ fn parse_walk(s: &str) -> Result<usize, String> {
     }
 }
 
-/// A seed from the system: the clock's nanoseconds mixed with the process id.
-fn fresh_seed() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    Rng::new(nanos ^ ((std::process::id() as u64) << 32)).next_u64()
-}
-
 pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     let goal = match &args.goal {
         Some(g) => {
@@ -91,7 +83,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     let seed = match args.seed {
         Some(s) => s,
         None => {
-            let s = fresh_seed();
+            let s = npuzzle::scramble::fresh_seed();
             crate::note!("npuzzle: seed {s} (--seed {s} draws these scrambles again)");
             s
         }

@@ -363,7 +363,7 @@ fn opt_diff(
             crate::pdbs::pdb_dir(&None).as_deref(),
             Default::default(),
         )?;
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let threads = npuzzle::limits::resolve_threads(0);
         npuzzle::search::idastar_pdb_parallel(&board, &goal, &h, &limits, threads)
     } else {
         npuzzle::solve(

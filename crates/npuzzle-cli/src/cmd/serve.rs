@@ -112,10 +112,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         }
     };
     let config = npuzzle_web::Config {
-        workers: match args.workers {
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            n => n,
-        },
+        workers: npuzzle::limits::resolve_threads(args.workers),
         queue: args.queue,
         time_limit: args.time_limit,
         max_nodes: args.max_nodes,

@@ -367,10 +367,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         tables: Mutex::new(HashMap::new()),
         mtm: std::sync::OnceLock::new(),
     };
-    let threads = match args.threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        t => t,
-    };
+    let threads = npuzzle::limits::resolve_threads(args.threads);
     let workers: Vec<Mutex<Worker>> = (0..threads)
         .map(|_| {
             // --optimal: boards of 26 cells or more are searched, not answered fast.
