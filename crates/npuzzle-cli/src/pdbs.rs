@@ -77,7 +77,7 @@ pub fn build_one(
     match dir {
         Some(d) => {
             let path = d.join(file_name(goal, tiles));
-            if let Err(e) = npuzzle::files::write_atomic(&path, &db.to_bytes()) {
+            if let Err(e) = db.save(&path) {
                 crate::note!("npuzzle: cannot save {}: {e}", path.display());
             } else if large {
                 crate::note!("npuzzle: saved {}", path.display());
@@ -210,7 +210,14 @@ pub const MTM_FILE: &str = "mtm-4x4-rows-blocks.npz";
 /// The multi-tile tables from `dir`, if they are there and sound (a note if unsound).
 pub fn load_mtm(dir: Option<&Path>) -> Option<npuzzle::heuristic::mtm_pdb::MtmRows> {
     let path = dir?.join(MTM_FILE);
-    let bytes = std::fs::read(&path).ok()?;
+    let bytes = match npuzzle::files::read_regular(&path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+        Err(e) => {
+            crate::note!("npuzzle: {}: {e}; not used", path.display());
+            return None;
+        }
+    };
     match npuzzle::heuristic::mtm_pdb::MtmRows::from_bytes(bytes) {
         Ok(t) => Some(t),
         Err(e) => {

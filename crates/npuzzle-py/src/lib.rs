@@ -251,7 +251,7 @@ impl PatternDatabases {
                     .map_err(|e| e.to_string())?;
                 if let Some(d) = &directory {
                     let path = d.join(npuzzle::heuristic::pdb::file_name(&g, tiles));
-                    npuzzle::files::write_atomic(&path, &db.to_bytes())
+                    db.save(&path)
                         .map_err(|e| format!("{}: {e}", path.display()))?;
                 }
                 dbs.push(db);

@@ -67,6 +67,33 @@ impl Size {
         }
     }
 
+    /// The cell whose tile would slide in direction `dir` into a blank at `blank`, if
+    /// any: the one geometry every move table and board shares.
+    ///
+    /// ```
+    /// use npuzzle::{Direction, Size};
+    /// let s = Size::new(3, 3).unwrap();
+    /// assert_eq!(s.mover(4, Direction::Up), Some(7)); // the tile below slides up
+    /// assert_eq!(s.mover(0, Direction::Right), None);
+    /// ```
+    pub fn mover(self, blank: usize, dir: Direction) -> Option<usize> {
+        let w = self.width;
+        let (r, c) = (blank / w, blank % w);
+        match dir {
+            Direction::Up if r + 1 < self.height => Some(blank + w),
+            Direction::Down if r > 0 => Some(blank - w),
+            Direction::Left if c + 1 < w => Some(blank + 1),
+            Direction::Right if c > 0 => Some(blank - 1),
+            _ => None,
+        }
+    }
+
+    /// The cells in goal order as bytes, `0, 1, ..., cells - 1` (every size's cell
+    /// indices fit a byte: 16x16 has 256 cells).
+    pub fn identity_cells(self) -> Vec<u8> {
+        (0..self.cells()).map(|c| c as u8).collect()
+    }
+
     /// The size with width and height exchanged.
     pub fn transposed(self) -> Size {
         Size {
@@ -346,15 +373,7 @@ impl Board {
 
     /// The cell index of the tile that would move in direction `dir`, if any.
     pub fn mover(&self, dir: Direction) -> Option<usize> {
-        let w = self.size.width;
-        let (r, c) = (self.blank / w, self.blank % w);
-        match dir {
-            Direction::Up if r + 1 < self.size.height => Some(self.blank + w),
-            Direction::Down if r > 0 => Some(self.blank - w),
-            Direction::Left if c + 1 < w => Some(self.blank + 1),
-            Direction::Right if c > 0 => Some(self.blank - 1),
-            _ => None,
-        }
+        self.size.mover(self.blank, dir)
     }
 
     /// The moves legal on this board, in the order U, D, L, R.

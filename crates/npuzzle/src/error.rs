@@ -430,6 +430,23 @@ impl fmt::Display for FileError {
 
 impl std::error::Error for FileError {}
 
+/// Byte counts from here on (1 EiB) are beyond any machine: estimates that reach it have
+/// usually saturated, so messages speak of states instead.
+const BEYOND_ANY_MACHINE: u64 = 1 << 60;
+
+/// The number of reachable states of `size` (`cells! / 2`) in scientific notation, e.g.
+/// `1.9e41` for 6x6: exact figures overflow every integer type past 5x5.
+pub fn state_count_text(size: crate::Size) -> String {
+    let log10: f64 = (2..=size.cells()).map(|k| (k as f64).log10()).sum::<f64>() - 2f64.log10();
+    let exponent = log10.floor();
+    let mantissa = 10f64.powf(log10 - exponent);
+    if exponent < 7.0 {
+        format!("{:.0}", 10f64.powf(log10))
+    } else {
+        format!("{mantissa:.1}e{exponent}")
+    }
+}
+
 /// Formats a byte count as TiB, GiB, MiB or KiB.
 pub fn human_bytes(bytes: u64) -> String {
     let b = bytes as f64;
@@ -451,6 +468,18 @@ impl fmt::Display for SearchError {
             SearchError::SizeMismatch { start, goal } => write!(
                 f,
                 "expected a goal of the board's size {start}, found a {goal} goal"
+            ),
+            SearchError::MemoryLimit {
+                algorithm,
+                size,
+                needed,
+                limit,
+                suggestion,
+            } if *needed >= BEYOND_ANY_MACHINE => write!(
+                f,
+                "{algorithm} keeps every state it reaches, and {size} has {} states: more than any \
+                 machine holds; try --algo {suggestion}",
+                state_count_text(*size)
             ),
             SearchError::MemoryLimit {
                 algorithm,

@@ -56,6 +56,133 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     result
 }
 
+/// Writes `bytes` to a path a person named. A new path or a regular file (also through a
+/// symbolic link, whose target is replaced and the link kept) is written atomically with
+/// [`write_atomic`]; anything else that exists (a FIFO, a terminal, `/dev/null`) is opened
+/// and written through, never replaced; a directory is an error.
+///
+/// ```
+/// let dir = std::env::temp_dir().join(format!("npuzzle-doc-through-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let file = dir.join("out.svg");
+/// npuzzle::files::write_through(&file, b"<svg/>").unwrap();
+/// assert_eq!(std::fs::read(&file).unwrap(), b"<svg/>");
+/// assert!(npuzzle::files::write_through(&dir, b"x").is_err());
+/// std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn write_through(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_file() => write_atomic(&std::fs::canonicalize(path)?, bytes),
+        Ok(m) if m.is_dir() => Err(io::Error::new(
+            io::ErrorKind::IsADirectory,
+            "expected a file, found a directory",
+        )),
+        Ok(_) => {
+            let mut f = std::fs::OpenOptions::new().write(true).open(path)?;
+            f.write_all(bytes)?;
+            f.flush()
+        }
+        // A link to nothing yet: create its target, as a shell's `>` would.
+        Err(e)
+            if e.kind() == io::ErrorKind::NotFound
+                && std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) =>
+        {
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .open(path)?;
+            f.write_all(bytes)?;
+            f.sync_all()
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => write_atomic(path, bytes),
+        Err(e) => Err(e),
+    }
+}
+
+/// Opens `path` for reading if it is a regular file (through symbolic links); a FIFO, a
+/// device, a socket or a directory is an error naming what was found, and is never
+/// waited on: the open does not block.
+pub fn open_regular(path: &Path) -> io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // O_NONBLOCK: opening a FIFO with no writer returns at once instead of waiting.
+        options.custom_flags(0o4000);
+    }
+    let file = options.open(path)?;
+    let kind = file.metadata()?.file_type();
+    if kind.is_file() {
+        return Ok(file);
+    }
+    let found = if kind.is_dir() {
+        "a directory"
+    } else {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::FileTypeExt;
+            if kind.is_fifo() {
+                "a FIFO"
+            } else if kind.is_socket() {
+                "a socket"
+            } else if kind.is_char_device() || kind.is_block_device() {
+                "a device"
+            } else {
+                "something else"
+            }
+        }
+        #[cfg(not(unix))]
+        "something else"
+    };
+    Err(io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("expected a regular file, found {found}"),
+    ))
+}
+
+/// The bytes of the regular file in `path` (see [`open_regular`]).
+pub fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut file = open_regular(path)?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// The name of the stamp beside `path` that says its contents passed a consistency pass.
+fn stamp_path(path: &Path) -> std::path::PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".checked");
+    name.into()
+}
+
+/// Whether the file in `path`, whose trailing checksum is `seal`, passed a consistency
+/// pass before: its stamp (written by [`write_stamp`]) holds the same checksum. A file
+/// replaced since, even by one sealed with a valid checksum, no longer matches.
+pub fn stamp_matches(path: &Path, seal: u64) -> bool {
+    read_regular(&stamp_path(path)).is_ok_and(|b| b == seal.to_le_bytes())
+}
+
+/// Records that the file in `path`, whose trailing checksum is `seal`, passed a
+/// consistency pass, so that the next load can skip it. Best effort: a folder that
+/// cannot be written only means the pass runs again next time.
+pub fn write_stamp(path: &Path, seal: u64) {
+    let _ = write_atomic(&stamp_path(path), &seal.to_le_bytes());
+}
+
+/// Removes the stamp of the file in `path`, if any.
+pub fn remove_stamp(path: &Path) {
+    let _ = std::fs::remove_file(stamp_path(path));
+}
+
+/// The checksum stored at the end of file bytes (see [`seal`]), if there are 8 bytes.
+pub fn stored_seal(bytes: &[u8]) -> Option<u64> {
+    let tail = bytes.get(bytes.len().checked_sub(8)?..)?;
+    Some(u64::from_le_bytes(tail.try_into().ok()?))
+}
+
 /// Checks the magic and the version at the start of `bytes`.
 pub fn check_header(bytes: &[u8], magic: &[u8; 8], version: u32) -> Result<(), FileError> {
     let mut r = Reader::new(bytes);
@@ -171,6 +298,61 @@ mod tests {
             }
         }
         assert_ne!(checksum(&base[..99]), c);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn named_paths_are_written_through() {
+        use std::os::unix::fs::{symlink, FileTypeExt};
+        let dir = std::env::temp_dir().join(format!("npuzzle-through-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // A link to a regular file: the target changes, the link stays a link.
+        let target = dir.join("target.svg");
+        std::fs::write(&target, b"old").unwrap();
+        let link = dir.join("link.svg");
+        symlink(&target, &link).unwrap();
+        write_through(&link, b"new").unwrap();
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(std::fs::read(&target).unwrap(), b"new");
+        // A dangling link: its target is created.
+        let dangling = dir.join("dangling.svg");
+        symlink(dir.join("made.svg"), &dangling).unwrap();
+        write_through(&dangling, b"made").unwrap();
+        assert!(std::fs::symlink_metadata(&dangling)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(std::fs::read(dir.join("made.svg")).unwrap(), b"made");
+        // A FIFO stays a FIFO and its reader gets the bytes.
+        let fifo = dir.join("pipe");
+        let status = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::read(fifo).unwrap())
+        };
+        write_through(&fifo, b"through").unwrap();
+        assert_eq!(reader.join().unwrap(), b"through");
+        assert!(std::fs::symlink_metadata(&fifo)
+            .unwrap()
+            .file_type()
+            .is_fifo());
+        // /dev/null stays a device; /dev/full reports its error.
+        write_through(Path::new("/dev/null"), b"gone").unwrap();
+        assert!(std::fs::metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device());
+        if Path::new("/dev/full").exists() {
+            assert!(write_through(Path::new("/dev/full"), b"x").is_err());
+        }
+        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]

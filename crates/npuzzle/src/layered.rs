@@ -84,22 +84,36 @@ impl<'a> Marks<'a> {
         (prev >> shift) & 3 == 0
     }
 
-    /// ORs `bits` (up to 64 consecutive slots' worth) in at bit offset `at`; returns the
-    /// bits that were there before, wherever `bits` has a set bit in the same word (the
-    /// caller asks about slots it sets).
+    /// ORs `bits` (up to 64 consecutive slots' worth, so up to three words) in at bit
+    /// offset `at`; returns the bits that were there before, wherever `bits` has a set
+    /// bit in the same word (the caller asks about slots it sets).
     #[inline]
     pub(crate) fn or_bits(&self, at: u64, bits: u128) -> u128 {
         let w = (at / 64) as usize;
         let sh = (at % 64) as u32;
-        let wide = bits << sh;
-        let lo = wide as u64;
-        let hi = (wide >> 64) as u64;
+        // The three words `bits` may touch once shifted by `sh`: the third only when
+        // more than 128 - sh bits are used (over 32 free cells: boards past 6x6). Only
+        // two were written before, and 7x7 to 16x4 databases were left incomplete.
+        let parts = if sh == 0 {
+            [bits as u64, (bits >> 64) as u64, 0]
+        } else {
+            [
+                (bits as u64) << sh,
+                (bits >> (64 - sh)) as u64,
+                (bits >> (128 - sh)) as u64,
+            ]
+        };
         let mut before = 0u128;
-        if lo != 0 {
-            before |= (self.words[w].fetch_or(lo, Ordering::Relaxed) >> sh) as u128;
+        if parts[0] != 0 {
+            before |= (self.words[w].fetch_or(parts[0], Ordering::Relaxed) >> sh) as u128;
         }
-        if hi != 0 {
-            before |= (self.words[w + 1].fetch_or(hi, Ordering::Relaxed) as u128) << (64 - sh);
+        if parts[1] != 0 {
+            before |=
+                (self.words[w + 1].fetch_or(parts[1], Ordering::Relaxed) as u128) << (64 - sh);
+        }
+        if parts[2] != 0 {
+            before |=
+                (self.words[w + 2].fetch_or(parts[2], Ordering::Relaxed) as u128) << (128 - sh);
         }
         before
     }
@@ -271,6 +285,25 @@ mod tests {
             assert_eq!(ring(100, threads), want);
             assert_eq!(ring(101, threads).len(), 51);
         }
+    }
+
+    #[test]
+    fn or_bits_spans_three_words() {
+        let words = mark_words(32 * 4, "test").unwrap();
+        let marks = Marks::new(&words);
+        // 126 bits (63 slots, as on 16x4 with one pattern tile) starting at bit 62.
+        let bits = (1u128 << 126) - 1;
+        assert_eq!(marks.or_bits(62, bits), 0);
+        assert_eq!(marks.word(0), 0b11 << 62);
+        assert_eq!(marks.word(1), u64::MAX);
+        assert_eq!(marks.word(2), (1u64 << 60) - 1);
+        assert_eq!(marks.word(3), 0);
+        assert_eq!(marks.or_bits(62, 1 << 125) & (1 << 125), 1 << 125);
+        assert_eq!(
+            marks.or_bits(0, (1 << 127) | 1) & ((1 << 127) | 1),
+            1 << 127
+        );
+        assert_eq!(marks.word(1), u64::MAX);
     }
 
     #[test]

@@ -307,14 +307,10 @@ impl MoveTable {
         let mut moves = Vec::with_capacity(n);
         let mut by_dir = Vec::with_capacity(n);
         for blank in 0..n {
-            // Any arrangement works: only the blank's cell matters for legality.
-            let mut cells2: Vec<u8> = (0..n as u8).collect();
-            cells2.swap(0, blank);
-            let b = Board::from_cells(size, cells2).expect("a permutation");
             let mut list = Vec::new();
             let mut row = [None; 4];
             for d in Direction::ALL {
-                if let Some(p) = b.mover(d) {
+                if let Some(p) = size.mover(blank, d) {
                     list.push((d, p));
                     row[d.index()] = Some(p);
                 }

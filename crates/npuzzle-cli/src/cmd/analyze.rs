@@ -102,7 +102,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         _ => unreachable!("one of the two ran"),
     };
     if let Some(path) = &args.svg {
-        std::fs::write(path, svg(&a, &goal)).map_err(|e| {
+        npuzzle::files::write_through(path, svg(&a, &goal).as_bytes()).map_err(|e| {
             Fail::from(std::io::Error::new(
                 e.kind(),
                 format!("{}: {e}", path.display()),

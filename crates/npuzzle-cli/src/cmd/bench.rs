@@ -173,7 +173,7 @@ fn parse_set(text: &str) -> (Vec<Instance>, Vec<String>) {
 }
 
 fn korf_goal(size: Size) -> Board {
-    Board::from_cells(size, (0..size.cells() as u8).collect()).expect("a permutation")
+    Board::from_cells(size, size.identity_cells()).expect("a permutation")
 }
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {

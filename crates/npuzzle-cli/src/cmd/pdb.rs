@@ -63,6 +63,8 @@ pub enum Action {
     },
 }
 
+/// The database files in `dir`, sorted; entries named like one that are not regular
+/// files (a FIFO, a directory, a socket) are skipped with a warning, never opened.
 fn files(dir: &std::path::Path) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|rd| {
@@ -71,6 +73,16 @@ fn files(dir: &std::path::Path) -> Vec<PathBuf> {
                     p.file_name()
                         .and_then(|n| n.to_str())
                         .is_some_and(|n| n.starts_with("pdb-") && n.ends_with(".npz"))
+                })
+                .filter(|p| {
+                    let regular = std::fs::metadata(p).is_ok_and(|m| m.is_file());
+                    if !regular {
+                        crate::note!(
+                            "npuzzle: {}: expected a regular file, found something else; skipped",
+                            p.display()
+                        );
+                    }
+                    regular
                 })
                 .collect()
         })
@@ -153,8 +165,19 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         Action::Verify => {
             let mut code = OK;
             for p in files(&dir) {
-                match PatternDb::map(&p) {
-                    Ok(_) => writeln!(out, "{}: ok", p.display())?,
+                // The checksum, then the consistency pass over every entry (always run
+                // here, stamp or not; a sound file is stamped for later loads).
+                let checked = PatternDb::map(&p)
+                    .map_err(|e| e.to_string())
+                    .and_then(|db| {
+                        db.check_consistent(0)?;
+                        if let Some(seal) = db.stored_seal() {
+                            npuzzle::files::write_stamp(&p, seal);
+                        }
+                        Ok(())
+                    });
+                match checked {
+                    Ok(()) => writeln!(out, "{}: ok", p.display())?,
                     Err(e) => {
                         writeln!(out, "{}: {e}", p.display())?;
                         code = BAD_INPUT;
@@ -164,14 +187,25 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             Ok(code)
         }
         Action::Remove { size } => {
+            // Every file is tried: one that cannot be removed is named, and the rest
+            // still go.
+            let mut code = OK;
             for p in files(&dir) {
                 let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
                 if size.is_none_or(|s| name.starts_with(&format!("pdb-{s}-"))) {
-                    std::fs::remove_file(&p)?;
-                    writeln!(out, "removed {}", p.display())?;
+                    match std::fs::remove_file(&p) {
+                        Ok(()) => {
+                            npuzzle::files::remove_stamp(&p);
+                            writeln!(out, "removed {}", p.display())?;
+                        }
+                        Err(e) => {
+                            crate::note!("npuzzle: cannot remove {}: {e}", p.display());
+                            code = crate::IO;
+                        }
+                    }
                 }
             }
-            Ok(OK)
+            Ok(code)
         }
     }
 }

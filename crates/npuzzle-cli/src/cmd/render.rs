@@ -31,7 +31,7 @@ pub struct Args {
     /// The notation of --moves [default: recognised from the text].
     #[arg(long, value_name = "NOTATION", value_parser = |s: &str| s.parse::<Notation>())]
     pub notation: Option<Notation>,
-    /// Where to write the SVG [default: standard output].
+    /// Where to write the SVG (`-`: standard output) [default: standard output].
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Colours: plain, rows or fringe.
@@ -79,11 +79,13 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         }
     };
     match &args.output {
-        Some(path) => npuzzle::files::write_atomic(path, svg.as_bytes()).map_err(|e| Fail {
-            code: crate::IO,
-            message: format!("{}: {e}", path.display()),
-        })?,
-        None => out.write_all(svg.as_bytes())?,
+        Some(path) if path.as_os_str() != "-" => {
+            npuzzle::files::write_through(path, svg.as_bytes()).map_err(|e| Fail {
+                code: crate::IO,
+                message: format!("{}: {e}", path.display()),
+            })?
+        }
+        _ => out.write_all(svg.as_bytes())?,
     }
     Ok(OK)
 }

@@ -73,13 +73,13 @@ impl PdbHeuristic {
         };
         let reflected_cells = match &mirror {
             Some((_, cell)) => cell.clone(),
-            None => (0..n as u8).collect(),
+            None => size.identity_cells(),
         };
         Ok(PdbHeuristic {
             goal: goal.clone(),
             dbs,
             owners: [owner, reflected_owner],
-            cell_maps: [(0..n as u8).collect(), reflected_cells],
+            cell_maps: [size.identity_cells(), reflected_cells],
             mirror,
         })
     }

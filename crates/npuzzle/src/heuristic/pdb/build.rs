@@ -122,16 +122,18 @@ impl PatternDb {
 
 /// Cell masks of a board for flood fills.
 #[derive(Debug, Clone)]
-struct Grid {
+pub(super) struct Grid {
     w: usize,
-    all: u64,
+    /// Every cell.
+    pub(super) all: u64,
     not_left: u64,
     not_right: u64,
-    neighbours: Vec<u64>,
+    /// Per cell, the cells next to it.
+    pub(super) neighbours: Vec<u64>,
 }
 
 impl Grid {
-    fn new(size: Size) -> Grid {
+    pub(super) fn new(size: Size) -> Grid {
         let (w, n) = (size.width(), size.cells());
         let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
         let mut not_left = all;
@@ -169,7 +171,7 @@ impl Grid {
 
     /// The cells of `free` reachable from `from` through `free`.
     #[inline]
-    fn region(&self, free: u64, from: usize) -> u64 {
+    pub(super) fn region(&self, free: u64, from: usize) -> u64 {
         let mut reach = 1u64 << from;
         loop {
             let grown = reach

@@ -1,7 +1,6 @@
 //! The database file: magic, format version, size, goal, tiles, entry count, one byte per
 //! placement, and a checksum; loading checks all of it.
 
-use std::fs::File;
 use std::io::Read;
 use std::path::Path;
 
@@ -72,7 +71,7 @@ impl PdbInfo {
     /// not read: [`PatternDb::open`] checks that.
     pub fn read(path: &Path) -> Result<PdbInfo, FileError> {
         let io = io_error(path);
-        let mut file = File::open(path).map_err(io)?;
+        let mut file = crate::files::open_regular(path).map_err(io)?;
         let file_len = file.metadata().map_err(io)?.len();
         // Magic, version, size, tile count: 16 bytes; then at most 255 goal cells and
         // 255 tiles, and the entry count.
@@ -174,6 +173,12 @@ impl PatternDb {
         Ok(PatternDb::from_header(Header { start: 0, ..head }, data))
     }
 
+    /// The checksum at the end of the file this database was opened from (`None` for
+    /// one built or read from bytes): what a stamp records.
+    pub fn stored_seal(&self) -> Option<u64> {
+        crate::files::stored_seal(self.data.get(..self.start + self.len() + 8)?)
+    }
+
     /// A database from its checked header and the bytes holding its entries.
     fn from_header(head: Header, data: Mmap) -> PatternDb {
         PatternDb::from_parts(head.goal, head.tiles, head.place, data, head.start)
@@ -188,7 +193,7 @@ impl PatternDb {
             Load::Auto => {
                 // The board's size is in the header: bytes 12 and 13.
                 let mut head = [0u8; 14];
-                let cells = File::open(path)
+                let cells = crate::files::open_regular(path)
                     .and_then(|mut f| f.read_exact(&mut head))
                     .map(|_| head[12] as usize * head[13] as usize)
                     .unwrap_or(0);
@@ -206,7 +211,7 @@ impl PatternDb {
     /// [`from_bytes`](PatternDb::from_bytes) does. The fastest for searching.
     pub fn read(path: &Path) -> Result<PatternDb, FileError> {
         let io = io_error(path);
-        let mut file = File::open(path).map_err(io)?;
+        let mut file = crate::files::open_regular(path).map_err(io)?;
         let len = file.metadata().map_err(io)?.len();
         let len = usize::try_from(len).map_err(|_| {
             FileError::Invalid(format!(
@@ -225,7 +230,7 @@ impl PatternDb {
     /// same file share its pages.
     pub fn map(path: &Path) -> Result<PatternDb, FileError> {
         let io = io_error(path);
-        let file = File::open(path).map_err(io)?;
+        let file = crate::files::open_regular(path).map_err(io)?;
         #[allow(unsafe_code)]
         // SAFETY: a mapping is undefined behaviour in Rust's terms only if the file
         // changes while mapped. npuzzle never changes a database file in place: it
@@ -252,9 +257,31 @@ pub fn file_name(goal: &Board, tiles: &[u8]) -> String {
 }
 
 impl PatternDb {
-    /// Opens the database in `path` and checks that it is the one of `tiles` for `goal`
-    /// and that its entries are this goal's (the goal costs nothing); the message says
-    /// what was expected and found.
+    /// Saves the database to `path` as a regular file (atomically; a FIFO or a directory
+    /// in its place is an error, never replaced), with the stamp that spares
+    /// [`open_checked`](PatternDb::open_checked) its consistency pass.
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        if let Ok(m) = std::fs::metadata(path) {
+            if !m.is_file() {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::AlreadyExists,
+                    "expected a regular file or none, found something else in its place",
+                ));
+            }
+        }
+        let bytes = self.to_bytes();
+        crate::files::write_atomic(path, &bytes)?;
+        if let Some(seal) = crate::files::stored_seal(&bytes) {
+            crate::files::write_stamp(path, seal);
+        }
+        Ok(())
+    }
+
+    /// Opens the database in `path` and checks that it is the one of `tiles` for `goal`,
+    /// that its entries are this goal's (the goal costs nothing) and, on its first load,
+    /// that they pass [`check_consistent`](PatternDb::check_consistent) (a stamp beside
+    /// the file, `NAME.checked`, holding its checksum, spares later loads the pass); the
+    /// message says what was expected and found.
     pub fn open_checked(
         path: &Path,
         goal: &Board,
@@ -274,6 +301,15 @@ impl PatternDb {
                 "expected 0 moves at the goal, found {}: the entries are not this goal's",
                 db.value(goal)
             ));
+        }
+        // The first load runs the consistency pass; a stamp holding the file's checksum
+        // lets later loads skip it until the file changes.
+        let seal = db.stored_seal();
+        if !seal.is_some_and(|s| crate::files::stamp_matches(path, s)) {
+            db.check_consistent(0)?;
+            if let Some(s) = seal {
+                crate::files::write_stamp(path, s);
+            }
         }
         Ok(db)
     }

@@ -10,12 +10,14 @@
 //! |---|---|
 //! | `placement` | [`Placement`]: where a pattern's tiles stand, as a dense index |
 //! | `build` | [`PatternDb::build`]: the 0-1 breadth-first search on the layered engine |
+//! | `check` | [`PatternDb::check_consistent`]: the pass over the entries that finds forged files |
 //! | `file` | the file format, checked loading ([`PatternDb::open`], [`Load`]) and [`PdbInfo`] |
 //! | `partition` | [`partition`]: preset and written-out groups of tiles |
 //! | `additive` | [`PdbHeuristic`]: the sum over disjoint patterns, and its reflection |
 
 mod additive;
 mod build;
+mod check;
 mod file;
 mod partition;
 mod placement;
