@@ -110,7 +110,8 @@ pub fn lines_from(args: &[String]) -> io::Result<Vec<Item>> {
 
 /// Splits input into boards: one per line, or grid lines joined until the board is
 /// complete (the size's cell count with `size`, otherwise as many rows as the first row
-/// has cells, or up to a blank line). Blank lines and `#` comments are skipped.
+/// has cells, or up to a blank line after rows that make a whole board). Blank lines and
+/// `#` comments are skipped, also inside a grid.
 pub fn read_items(r: impl BufRead, size: Option<Size>) -> io::Result<Vec<Item>> {
     Items::new(r, size).collect()
 }
@@ -182,7 +183,14 @@ impl<R: BufRead> Items<R> {
             return Ok(());
         }
         if t.is_empty() {
-            self.flush();
+            // A blank line is skipped, even inside a grid; it ends a grid only where the
+            // rows so far already make a whole board (a grid that is not square, read
+            // without --size, whose end nothing else marks).
+            let whole =
+                self.pending.len() >= 2 && Board::parse(&self.pending.join("\n"), None).is_ok();
+            if whole {
+                self.flush();
+            }
             return Ok(());
         }
         let cells = count_cells(t);

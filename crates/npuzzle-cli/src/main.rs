@@ -25,6 +25,7 @@ mod progress;
 mod tables;
 
 use std::io::{self, Write};
+use std::path::Path;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -41,6 +42,15 @@ pub const LIMIT: u8 = 3;
 pub const IO: u8 = 4;
 /// Exit code: an internal error (a bug: please report it).
 pub const INTERNAL: u8 = 5;
+
+/// `n` with the word "move" or "moves" as English wants it: "1 move", "70 moves".
+pub fn moves(n: usize) -> String {
+    if n == 1 {
+        "1 move".to_string()
+    } else {
+        format!("{n} moves")
+    }
+}
 
 /// Combines the exit codes of several boards into the worst: an internal error, then a
 /// wrong answer, an I/O error, malformed input, a limit reached, success.
@@ -160,13 +170,53 @@ fn argument_error(e: clap::Error) -> ExitCode {
     ExitCode::from(BAD_INPUT)
 }
 
+/// Whether standard output was closed when the program started (`>&-`). The Rust
+/// runtime puts /dev/null, opened for reading and writing, in place of a closed standard
+/// descriptor, so output would vanish with success; a shell's `>/dev/null` opens it for
+/// writing only.
+fn stdout_closed() -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        let null = std::fs::read_link("/proc/self/fd/1").is_ok_and(|p| p == Path::new("/dev/null"));
+        let read_write = std::fs::read_to_string("/proc/self/fdinfo/1").is_ok_and(|info| {
+            info.lines()
+                .find_map(|l| l.strip_prefix("flags:"))
+                .and_then(|f| u32::from_str_radix(f.trim(), 8).ok())
+                .is_some_and(|f| f & 3 == 2)
+        });
+        null && read_write
+    }
+    #[cfg(not(target_os = "linux"))]
+    false
+}
+
+/// Standard output, counting what is written to it.
+struct Counted<W> {
+    inner: W,
+    written: u64,
+}
+
+impl<W: Write> Write for Counted<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.written += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return argument_error(e),
     };
     let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+    let mut out = Counted {
+        inner: io::BufWriter::new(stdout.lock()),
+        written: 0,
+    };
     let result = match cli.command {
         Command::Solve(a) => cmd::solve::run(a, &mut out),
         Command::Compare(a) => cmd::compare::run(a, &mut out),
@@ -182,7 +232,10 @@ fn main() -> ExitCode {
         Command::Render(a) => cmd::render::run(a, &mut out),
         Command::Serve(a) => cmd::serve::run(a, &mut out),
     };
-    let flushed = out.flush();
+    let mut flushed = out.flush();
+    if flushed.is_ok() && out.written > 0 && stdout_closed() {
+        flushed = Err(io::Error::other("standard output is closed"));
+    }
     match (result, flushed) {
         (Ok(code), Ok(())) => ExitCode::from(code),
         // A reader that stopped early (`| head`) is not an error.

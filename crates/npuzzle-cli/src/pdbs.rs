@@ -39,13 +39,15 @@ pub fn build_seconds(goal: &Board, tiles: &[u8], threads: usize) -> f64 {
     states / (17e6 * cores as f64)
 }
 
-/// Builds one database with a message and a progress display, and saves it.
+/// Builds one database with a message and a progress display, and saves it; with
+/// `must_save`, a database that cannot be saved is an error (exit 4), else a note.
 pub fn build_one(
     goal: &Board,
     tiles: &[u8],
     limits: &Limits,
     threads: usize,
     dir: Option<&Path>,
+    must_save: bool,
 ) -> Result<PatternDb, Fail> {
     let entries = Placement::new(goal.size().cells(), tiles.len()).count();
     let large = entries > 1_000_000;
@@ -78,6 +80,12 @@ pub fn build_one(
         Some(d) => {
             let path = d.join(file_name(goal, tiles));
             if let Err(e) = db.save(&path) {
+                if must_save {
+                    return Err(Fail {
+                        code: crate::IO,
+                        message: format!("cannot save {}: {e}", path.display()),
+                    });
+                }
                 crate::note!("npuzzle: cannot save {}: {e}", path.display());
             } else if large {
                 crate::note!("npuzzle: saved {}", path.display());
@@ -102,7 +110,15 @@ pub fn heuristic(
 ) -> Result<PdbHeuristic, Fail> {
     let parts = partition(goal, spec).map_err(|e| Fail::input(format!("--pdb: {e}")))?;
     let mut dbs = Vec::new();
+    // Every build counts against one time limit: each gets what the ones before it left.
+    let started = std::time::Instant::now();
     for tiles in &parts {
+        let limits = &Limits {
+            time_limit: limits
+                .time_limit
+                .map(|t| t.saturating_sub(started.elapsed())),
+            ..limits.clone()
+        };
         let path = dir.map(|d| d.join(file_name(goal, tiles)));
         let loaded = match &path {
             Some(p) if p.exists() => match load(p, goal, tiles, how) {
@@ -123,7 +139,7 @@ pub fn heuristic(
                         code: crate::LIMIT,
                         message: format!(
                             "building the pattern database of tiles {tiles:?} for {} takes about \
-                             {secs:.0} s here, more than the time limit ({:.1} s); build it first \
+                             {secs:.0} s here, more than the time left ({:.1} s of --time-limit); build it first \
                              (npuzzle pdb build --size {} --pdb {spec}) or raise --time-limit",
                             goal.size(),
                             t.as_secs_f64(),
@@ -131,7 +147,7 @@ pub fn heuristic(
                         ),
                     });
                 }
-                build_one(goal, tiles, limits, threads, dir)?
+                build_one(goal, tiles, limits, threads, dir, false)?
             }
         };
         dbs.push(db);

@@ -197,7 +197,9 @@ fn convert_moves(
     let m = notation_arg(notation)?
         .parse(&b, moves)
         .map_err(|e| value_error(format!("moves: {e}")))?;
-    Ok(notation_arg(to)?.format(&b, &m))
+    notation_arg(to)?
+        .try_format(&b, &m)
+        .map_err(|e| value_error(format!("moves: {e}")))
 }
 
 /// One scramble: uniform over the positions that can reach the goal, or a random walk
@@ -564,8 +566,12 @@ fn solve(
         }
         if algo == Algorithm::Auto {
             let mut solver = npuzzle::Solver::new(Algorithm::Auto, h, limits.clone());
-            let ran = solver.resolve(&g);
-            let exact = solver.solve(&b, &g).map(|(s, _)| s);
+            let planned = solver.resolve(&g);
+            let result = solver.solve(&b, &g);
+            // The algorithm that answered (auto's quick exact search may answer where the
+            // fast solver was planned).
+            let ran = result.as_ref().map_or(planned, |(_, a)| *a);
+            let exact = result.map(|(s, _)| s);
             let name = if ran.uses_heuristic() { h.name() } else { "" };
             return anytime(
                 &b,

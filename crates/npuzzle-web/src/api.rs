@@ -381,8 +381,9 @@ fn run_solve(state: &State, job: &Job, limits: &Limits) -> Result<Report, Failed
             .and_then(|t| t.solve(board))
             .map(|s| (s, Algorithm::Table, None))
     } else if cells >= FAST_FROM {
-        let sol = npuzzle::search::fast(board, goal, limits)?;
-        return Ok(solved(&sol, Algorithm::Fast, None));
+        let (sol, algo) = npuzzle::search::quick_or_fast(board, goal, h, limits)?;
+        let name = (algo == Algorithm::Idastar).then_some(h.name());
+        return Ok(solved(&sol, algo, name));
     } else if let Some(pdb) = state.pdb(goal).filter(|_| job.heuristic.is_none()) {
         npuzzle::search::idastar_pdb_parallel(board, goal, &pdb, limits, 1)
             .map(|s| (s, Algorithm::Idastar, Some("pattern databases")))

@@ -98,16 +98,47 @@ pub fn router(config: Config) -> Router {
         .with_state(state)
 }
 
+/// How long a client may take to send a request's headers once it has connected (or
+/// between two requests on one connection): a client that sends part of them and stops
+/// is disconnected then, instead of holding a connection open for ever.
+pub const HEADER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// Serves [`router`] on `listener` until `shutdown` completes; solves under way then
-/// finish first.
+/// finish first. Each connection must send its headers within [`HEADER_TIMEOUT`].
 pub async fn serve(
     listener: tokio::net::TcpListener,
     config: Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(config))
-        .with_graceful_shutdown(shutdown)
-        .await
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    let app = router(config);
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                // Out of file descriptors and the like: wait a moment, keep serving.
+                Err(_) => {
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let _ = stream.set_nodelay(true);
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        let conn = hyper::server::conn::http1::Builder::new()
+            .timer(TokioTimer::new())
+            .header_read_timeout(HEADER_TIMEOUT)
+            .serve_connection(TokioIo::new(stream), service);
+        let conn = graceful.watch(conn);
+        tokio::spawn(async move {
+            let _ = conn.await;
+        });
+    }
+    graceful.shutdown().await;
+    Ok(())
 }
 
 async fn page() -> Response {

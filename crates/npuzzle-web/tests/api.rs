@@ -421,3 +421,57 @@ fn a_client_that_leaves_cancels_its_search() {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+/// Depth-first searches on the largest boards are answered, and the server lives on
+/// (one such request used to abort the whole process).
+#[test]
+fn depth_first_requests_on_16x16_are_answered() {
+    let addr = start(npuzzle_web::Config::default());
+    for size in ["16x16", "16x2", "2x16"] {
+        let size: Size = size.parse().unwrap();
+        let mut b = Board::solved(size);
+        b.apply(npuzzle::Direction::Right).unwrap();
+        for algorithm in ["idastar", "iddfs", "auto"] {
+            let body = serde_json::json!({ "board": b.to_string(), "algorithm": algorithm });
+            let a = post(addr, "/api/solve", &body.to_string());
+            assert_eq!(a.status, 200, "{size} {algorithm}: {}", a.body);
+            assert_eq!(a.json()["length"], 1, "{size} {algorithm}");
+        }
+        let body = serde_json::json!({ "board": b.to_string() });
+        let a = post(addr, "/api/compare", &body.to_string());
+        assert_eq!(a.status, 200, "{size} compare: {}", a.body);
+    }
+    assert_eq!(get(addr, "/api/health").json()["status"], "ok");
+}
+
+/// A client that sends part of its headers and stops is disconnected once the header
+/// deadline passes, and others are served meanwhile.
+#[test]
+fn partial_headers_do_not_hold_a_connection_for_ever() {
+    use std::io::{Read, Write};
+    let addr = start(npuzzle_web::Config::default());
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")
+        .unwrap();
+    let deadline = npuzzle_web::HEADER_TIMEOUT + Duration::from_secs(20);
+    s.set_read_timeout(Some(deadline)).unwrap();
+    assert_eq!(get(addr, "/api/health").status, 200);
+    let clock = Instant::now();
+    let mut buf = [0u8; 256];
+    // The server closes the connection (or answers 408 and closes): either way the read
+    // ends well before the test's own timeout.
+    let r = s.read(&mut buf);
+    assert!(
+        clock.elapsed() < deadline,
+        "the connection was held {:?}",
+        clock.elapsed()
+    );
+    // Closed (a read of 0 bytes or a 408) or reset: not a read that timed out.
+    assert!(
+        r.as_ref().map_or_else(
+            |e| e.kind() == std::io::ErrorKind::ConnectionReset,
+            |_| true
+        ),
+        "{r:?}"
+    );
+}

@@ -281,10 +281,25 @@ impl Board {
             }
         }
         let found: usize = token_rows.iter().map(|r| r.len()).sum();
+        // Digits run together past 9 cells give numbers no tile has (at most 3 digits):
+        // say so rather than name the odd shape they make.
+        let run_together = || {
+            token_rows
+                .iter()
+                .flatten()
+                .find(|t| t.len() > 3 && t.chars().all(|c| c.is_ascii_digit()))
+                .map(|t| ParseError::RunTogether {
+                    token: t.chars().take(40).collect(),
+                    numbers: found,
+                })
+        };
         let size = if token_rows.len() > 1 {
             let expected = token_rows[0].len();
             for (i, r) in token_rows.iter().enumerate() {
                 if r.len() != expected {
+                    if let Some(e) = run_together() {
+                        return Err(e);
+                    }
                     return Err(ParseError::Ragged {
                         row: i + 1,
                         found: r.len(),
@@ -292,7 +307,8 @@ impl Board {
                     });
                 }
             }
-            let shape = Size::new(expected, token_rows.len())?;
+            let shape =
+                Size::new(expected, token_rows.len()).map_err(|e| run_together().unwrap_or(e))?;
             match size {
                 Some(s) if s.cells() != found => {
                     return Err(ParseError::CellCount {
@@ -311,6 +327,9 @@ impl Board {
             }
         } else if let Some(s) = size {
             if s.cells() != found {
+                if let Some(e) = run_together() {
+                    return Err(e);
+                }
                 return Err(ParseError::CellCount {
                     expected: s.cells(),
                     found,
@@ -320,6 +339,9 @@ impl Board {
             s
         } else {
             let side = (found as f64).sqrt().round() as usize;
+            if let Some(e) = run_together().filter(|_| side * side != found || side < 2) {
+                return Err(e);
+            }
             if side * side != found {
                 return Err(ParseError::CannotInferSize { found });
             }

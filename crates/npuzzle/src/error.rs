@@ -75,6 +75,14 @@ pub enum ParseError {
         /// Cells found.
         found: usize,
     },
+    /// Digits run together into numbers too long to be tiles, where the board is not
+    /// one of up to 9 cells written as digits.
+    RunTogether {
+        /// The first such number, as written (at most 40 characters).
+        token: String,
+        /// How many numbers the text held.
+        numbers: usize,
+    },
     /// A tile number outside 1..=cells-1.
     TileOutOfRange {
         /// The tile as written.
@@ -159,6 +167,12 @@ impl fmt::Display for ParseError {
                 f,
                 "expected rows joined by '/' or a square number of cells, found {found} cells \
                  on one row; give the size as WxH"
+            ),
+            ParseError::RunTogether { token, numbers } => write!(
+                f,
+                "expected tile numbers separated by spaces or commas (digits run together only \
+                 for boards of up to 9 cells), found {numbers} number{} such as {token:?}",
+                if *numbers == 1 { "" } else { "s" }
             ),
             ParseError::TileOutOfRange { tile, max, at } => write!(
                 f,
@@ -447,7 +461,7 @@ pub fn state_count_text(size: crate::Size) -> String {
     }
 }
 
-/// Formats a byte count as TiB, GiB, MiB or KiB.
+/// Formats a byte count as TiB, GiB, MiB, KiB or bytes.
 pub fn human_bytes(bytes: u64) -> String {
     let b = bytes as f64;
     if b >= 1024.0 * 1024.0 * 1024.0 * 1024.0 {
@@ -456,8 +470,12 @@ pub fn human_bytes(bytes: u64) -> String {
         format!("{:.1} GiB", b / (1024.0 * 1024.0 * 1024.0))
     } else if b >= 1024.0 * 1024.0 {
         format!("{:.1} MiB", b / (1024.0 * 1024.0))
-    } else {
+    } else if b >= 1024.0 {
         format!("{:.1} KiB", b / 1024.0)
+    } else if bytes == 1 {
+        "1 byte".to_string()
+    } else {
+        format!("{bytes} bytes")
     }
 }
 
@@ -492,6 +510,19 @@ impl fmt::Display for SearchError {
                 "{algorithm} on {size} needs about {} but the memory limit is {}; try --algo {suggestion}",
                 human_bytes(*needed),
                 human_bytes(*limit)
+            ),
+            // The layered whole-space searches (database builds, analyses) report the
+            // depth they reached, which bounds no solution.
+            SearchError::TimeLimit {
+                algorithm: algorithm @ ("pdb build" | "analyze" | "ring"),
+                elapsed,
+                lower_bound,
+                expanded,
+            } => write!(
+                f,
+                "{algorithm} stopped (time limit or interrupt) after {:.2} s, at depth \
+                 {lower_bound} with {expanded} states found; nothing was saved",
+                elapsed.as_secs_f64()
             ),
             SearchError::TimeLimit {
                 algorithm,

@@ -36,7 +36,18 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
+    if std::fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
+        return Err(io::Error::new(
+            io::ErrorKind::NotADirectory,
+            format!("expected a folder, found a file at {}", dir.display()),
+        ));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| {
+        io::Error::new(
+            e.kind(),
+            format!("cannot create the folder {}: {e}", dir.display()),
+        )
+    })?;
     let name = path
         .file_name()
         .map_or("file".into(), |n| n.to_string_lossy().into_owned());

@@ -233,7 +233,8 @@ impl Notation {
     }
 
     /// Writes moves in this notation; `start` is needed by `tiles`, whose moves must be
-    /// legal from it (illegal moves are written as `?`).
+    /// legal from it (an illegal one is written as `?`: where the moves come from a
+    /// person, use [`try_format`](Notation::try_format), which says which move it is).
     ///
     /// ```
     /// use npuzzle::{Board, Direction::*, Notation};
@@ -279,6 +280,24 @@ impl Notation {
             }
         }
         out
+    }
+}
+
+impl Notation {
+    /// Writes moves in this notation after checking that they are legal from `start`,
+    /// whatever the notation: the first illegal move is an error naming it (1-based) and
+    /// the blank's cell.
+    ///
+    /// ```
+    /// use npuzzle::{Board, Direction::*, Notation};
+    /// let b = Board::parse("8 1 3/4 0 2/7 6 5", None).unwrap();
+    /// assert_eq!(Notation::Tiles.try_format(&b, &[Left]).unwrap(), "2");
+    /// let e = Notation::Tiles.try_format(&b, &[Left, Left]).unwrap_err();
+    /// assert!(e.to_string().contains("move 2"), "{e}");
+    /// ```
+    pub fn try_format(self, start: &Board, moves: &[Direction]) -> Result<String, MoveError> {
+        start.clone().apply_all(moves)?;
+        Ok(self.format(start, moves))
     }
 }
 

@@ -53,6 +53,11 @@ fn quick_instances_solve_optimally() {
         assert!(h.estimate(&board) <= optimal);
         let s = idastar_pdb(&board, &goal, &h, &limits).unwrap();
         assert_eq!(s.len() as u32, optimal, "instance {id}");
+        // Two and three threads give one thread's answer, move for move, every time.
+        for threads in [2, 3, 2, 3] {
+            let p = idastar_pdb_parallel(&board, &goal, &h, &limits, threads).unwrap();
+            assert_eq!(p.moves, s.moves, "instance {id}, {threads} threads");
+        }
         let p = idastar_pdb_parallel(&board, &goal, &h, &limits, 2).unwrap();
         assert_eq!(p.len() as u32, optimal, "instance {id}, two threads");
         let mut b = board.clone();

@@ -337,3 +337,135 @@ fn a_time_limit_stops_a_build() {
         Ok(_) => panic!("expected the time limit, the build finished"),
     }
 }
+
+/// Databases of one to three tiles on every board shape past 6x6 that the 64-cell index
+/// takes: every placement reached (none left at 255), and the consistency pass holds.
+/// Before the mark spans reached a third word these were built incomplete, and a 7x7
+/// board was given a lower bound of 256 moves for an optimum of 64.
+#[test]
+fn small_patterns_are_complete_on_every_large_shape() {
+    let limits = Limits::default();
+    for (w, h) in [
+        (7, 7),
+        (8, 8),
+        (9, 7),
+        (6, 10),
+        (10, 6),
+        (16, 4),
+        (4, 16),
+        (6, 6),
+        (8, 5),
+    ] {
+        let goal = Board::solved(Size::new(w, h).unwrap());
+        let n = (w * h) as u8;
+        for tiles in [vec![1u8], vec![1, 2], vec![n - 1, 2, w as u8 + 1]] {
+            let db = PatternDb::build(&goal, &tiles, &limits, 0, &mut |_| {}).unwrap();
+            let unseen = db.entries().iter().filter(|&&e| e == 255).count();
+            assert_eq!(
+                unseen, 0,
+                "{w}x{h} tiles {tiles:?}: {unseen} placements unreached"
+            );
+            // A single tile's entry is its Manhattan distance home.
+            if tiles.len() == 1 {
+                let worst = (w - 1) + (h - 1);
+                assert_eq!(db.max_value() as usize, worst, "{w}x{h} tile 1");
+            }
+            db.check_consistent(0)
+                .unwrap_or_else(|e| panic!("{w}x{h} tiles {tiles:?}: {e}"));
+        }
+    }
+}
+
+/// A database file forged and sealed again (entries raised, checksum recomputed) is
+/// refused by checked loading and by nothing else; the sound file loads, and later loads
+/// are spared the pass by the stamp, which a forged file put in its place does not match.
+#[test]
+fn forged_but_sealed_database_files_are_refused() {
+    let goal = Board::solved(Size::square(4).unwrap());
+    let tiles = [1u8, 2, 5, 6];
+    let limits = Limits::default();
+    let db = PatternDb::build(&goal, &tiles, &limits, 0, &mut |_| {}).unwrap();
+    let dir = std::env::temp_dir().join(format!("npuzzle-forged-pdb-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(npuzzle::heuristic::pdb::file_name(&goal, &tiles));
+    db.save(&path).unwrap();
+    let stamp = dir.join(format!(
+        "{}.checked",
+        path.file_name().unwrap().to_str().unwrap()
+    ));
+    assert!(stamp.exists(), "a saved database is stamped");
+    PatternDb::open_checked(&path, &goal, &tiles, Load::Map).unwrap();
+    let sound = std::fs::read(&path).unwrap();
+    let forge = |change: &dyn Fn(&mut [u8])| {
+        let mut bytes = sound.clone();
+        let body = bytes.len() - 8;
+        change(&mut bytes[body - db.len()..body]);
+        let sum = npuzzle::files::checksum(&bytes[..body]);
+        bytes[body..].copy_from_slice(&sum.to_le_bytes());
+        bytes
+    };
+    let all_255 = forge(&|e| e.fill(255));
+    let raised = forge(&|e| e.iter_mut().filter(|v| **v >= 10).for_each(|v| *v += 3));
+    let goal_index = db.entries().iter().position(|&v| v == 0).unwrap();
+    let one_raised = forge(&|e| {
+        // The first entry one move from the goal's placement, raised to 3.
+        let i = (0..e.len())
+            .find(|&i| e[i] == 1 && i != goal_index)
+            .unwrap();
+        e[i] = 3;
+    });
+    for (what, bytes) in [
+        ("all 255", all_255),
+        ("raised by 3", raised),
+        ("one raised", one_raised),
+    ] {
+        // The checksum agrees: only the contents tell.
+        assert!(PatternDb::from_bytes(&bytes).is_ok(), "{what}");
+        std::fs::write(&path, &bytes).unwrap();
+        let e = PatternDb::open_checked(&path, &goal, &tiles, Load::Map).unwrap_err();
+        assert!(
+            e.contains("expected entries that a build could have written")
+                || e.contains("expected 0 moves at the goal"),
+            "{what}: {e}"
+        );
+    }
+    std::fs::write(&path, &sound).unwrap();
+    PatternDb::open_checked(&path, &goal, &tiles, Load::Read).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A FIFO or a folder where a database file should be is an error that names it, at
+/// once: nothing waits on a FIFO.
+#[cfg(unix)]
+#[test]
+fn cache_entries_that_are_not_files_are_refused_at_once() {
+    let goal = Board::solved(Size::square(3).unwrap());
+    let dir = std::env::temp_dir().join(format!("npuzzle-fifo-pdb-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("pdb.npz");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let folder = dir.join("folder.npz");
+    std::fs::create_dir_all(&folder).unwrap();
+    for (path, found) in [(&fifo, "a FIFO"), (&folder, "a directory")] {
+        for how in [Load::Map, Load::Read, Load::Auto] {
+            let e = PatternDb::open(path, how).unwrap_err().to_string();
+            assert!(
+                e.contains(&format!("expected a regular file, found {found}")),
+                "{e}"
+            );
+        }
+        assert!(PdbInfo::read(path).is_err());
+        assert!(npuzzle::DistanceTable::load(path).is_err());
+        assert!(
+            PatternDb::build(&goal, &[1, 2], &Limits::default(), 1, &mut |_| {})
+                .unwrap()
+                .save(path)
+                .is_err()
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -11,7 +11,7 @@ use crate::input::{parse_item, read_items};
 use crate::{Fail, BAD_INPUT, OK};
 
 /// The problems.
-#[derive(ValueEnum, Debug, Clone, Copy)]
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Problem {
     /// 3 lines of 3 numbers (0 the blank) -> fewest moves to 1 2 3/4 5 6/7 8 0, or -1.
     Ctrip,
@@ -75,9 +75,22 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             };
             let mut text = String::new();
             io::stdin()
-                .take(MAX_INPUT)
+                .take(MAX_INPUT + 1)
                 .read_to_string(&mut text)
                 .map_err(|e| Fail::input(format!("expected UTF-8 text on standard input: {e}")))?;
+            if text.len() as u64 > MAX_INPUT {
+                return Err(Fail::input(format!(
+                    "expected one board on standard input (at most {} KiB), found more",
+                    MAX_INPUT / 1024
+                )));
+            }
+            // Luogu's input is one line; a second board there is a mistake to name.
+            let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
+            if args.problem == Problem::Luogu1379 && lines > 1 {
+                return Err(Fail::input(format!(
+                    "expected one line of 9 digits, found {lines} lines"
+                )));
+            }
             let board =
                 Board::parse(&text, Some(three())).map_err(|e| Fail::input(e.to_string()))?;
             match shortest(&mut solver, &board, &goal)? {

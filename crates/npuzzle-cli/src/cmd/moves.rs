@@ -87,7 +87,11 @@ pub fn verify(args: VerifyArgs, out: &mut impl Write) -> Result<u8, Fail> {
         .apply_all(&moves)
         .map_err(|e| Fail::input(e.to_string()))?;
     if board == goal {
-        writeln!(out, "ok: {} moves reach the goal {goal}", moves.len())?;
+        writeln!(
+            out,
+            "ok: {} reach the goal {goal}",
+            crate::moves(moves.len())
+        )?;
         Ok(OK)
     } else {
         Err(Fail {

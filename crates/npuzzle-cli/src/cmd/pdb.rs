@@ -132,7 +132,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                     continue;
                 }
                 let start = std::time::Instant::now();
-                let db = build_one(&goal, tiles, &limits.limits(), threads, Some(&dir))?;
+                let db = build_one(&goal, tiles, &limits.limits(), threads, Some(&dir), true)?;
                 writeln!(
                     out,
                     "{}: built, {} entries, max {}, {:.1} s",

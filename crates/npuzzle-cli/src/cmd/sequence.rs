@@ -163,7 +163,8 @@ fn read(
 fn write(moves: &[Direction], to: Notation, board: Option<&Board>) -> Result<String, String> {
     match (to, board) {
         (Notation::Tiles, None) => Err("writing the tiles notation needs --board".into()),
-        (_, b) => Ok(to.format(b.unwrap_or(&any_board()), moves)),
+        (_, Some(b)) => to.try_format(b, moves).map_err(|e| format!("--board: {e}")),
+        (_, None) => Ok(to.format(&any_board(), moves)),
     }
 }
 
@@ -354,25 +355,39 @@ fn opt_diff(
         });
     }
     let limits = limits.limits();
-    let optimal = if board.size().cells() >= 16 {
-        let h = crate::pdbs::heuristic(
+    // The policy of `solve --optimal`: on 16 to 25 cells the databases auto would use (a
+    // cached set, or one that builds within a minute and the time limit), else IDA* with
+    // linear conflict; smaller boards as auto solves them.
+    let cells = board.size().cells();
+    let pdbs = if (16..npuzzle::search::FAST_FROM).contains(&cells) {
+        let budget = limits
+            .time_limit
+            .map_or(crate::cmd::solve::AUTO_BUILD_SECONDS, |t| {
+                t.as_secs_f64().min(crate::cmd::solve::AUTO_BUILD_SECONDS)
+            });
+        crate::pdbs::for_auto(
             &goal,
-            "auto",
             &limits,
-            0,
             crate::pdbs::pdb_dir(&None).as_deref(),
             Default::default(),
-        )?;
-        let threads = npuzzle::limits::resolve_threads(0);
-        npuzzle::search::idastar_pdb_parallel(&board, &goal, &h, &limits, threads)
+            budget,
+        )?
     } else {
-        npuzzle::solve(
-            &board,
-            &goal,
-            Algorithm::Auto,
-            HeuristicKind::LinearConflict,
-            &limits,
-        )
+        None
+    };
+    let optimal = match pdbs {
+        Some((_, h)) => {
+            let threads = npuzzle::limits::resolve_threads(0);
+            npuzzle::search::idastar_pdb_parallel(&board, &goal, &h, &limits, threads)
+        }
+        None => {
+            let algo = if cells >= 16 {
+                Algorithm::Idastar
+            } else {
+                Algorithm::Auto
+            };
+            npuzzle::solve(&board, &goal, algo, HeuristicKind::LinearConflict, &limits)
+        }
     };
     let optimal = optimal.map_err(|e: SearchError| Fail {
         code: crate::search_exit_code(&e),
@@ -381,8 +396,8 @@ fn opt_diff(
     let over = m.len() - optimal.len();
     writeln!(
         out,
-        "{} moves, optimal {}: {over} over{}",
-        m.len(),
+        "{}, optimal {}: {over} over{}",
+        crate::moves(m.len()),
         optimal.len(),
         if over == 0 { " (optimal)" } else { "" }
     )?;

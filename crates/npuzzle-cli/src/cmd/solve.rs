@@ -101,7 +101,7 @@ pub struct Args {
 }
 
 /// Seconds `auto` may spend building pattern databases it was not asked for.
-const AUTO_BUILD_SECONDS: f64 = 60.0;
+pub(crate) const AUTO_BUILD_SECONDS: f64 = 60.0;
 
 /// The exact search's time when `auto` was not given one on a board of more than 16
 /// cells (without --optimal): after it the fast solver answers, with the bound proven.
@@ -560,6 +560,26 @@ fn solve_one(
         }
         Ok(())
     };
+    // Several solutions (-n, --all): IDA* over every path within the optimum, before
+    // any database or table is looked at (they find one solution).
+    if let Some(max) = shared.want {
+        if !npuzzle::is_solvable(&board, &goal).expect("sizes match") {
+            print_unsolvable(&mut a.out, args, &board, Algorithm::Idastar, None)?;
+            return Ok(a);
+        }
+        match npuzzle::search::idastar_all(&board, &goal, shared.heuristic, &shared.limits, max) {
+            Ok((all, stats)) => print_all(
+                &mut a.out,
+                args,
+                &board,
+                &all,
+                stats,
+                shared.heuristic.name(),
+            )?,
+            Err(e) => report(&mut a, &format!("{board}: {e}"), exit_code(&e))?,
+        }
+        return Ok(a);
+    }
     // Weighted A*, and weighted IDA* without databases (with them: below).
     let uses_pdb = args.pdb.is_some()
         || (args.algo == Algorithm::Auto
@@ -741,17 +761,6 @@ fn solve_one(
             worker.solver.add_table(t.clone());
         }
     }
-    if let Some(max) = shared.want {
-        if !npuzzle::is_solvable(&board, &goal).expect("sizes match") {
-            print_unsolvable(out, args, &board, Algorithm::Idastar, None)?;
-            return Ok(a);
-        }
-        match npuzzle::search::idastar_all(&board, &goal, shared.heuristic, &shared.limits, max) {
-            Ok((all, stats)) => print_all(out, args, &board, &all, stats, shared.heuristic.name())?,
-            Err(e) => report(&mut a, &format!("{board}: {e}"), exit_code(&e))?,
-        }
-        return Ok(a);
-    }
     let solver = &mut worker.solver;
     let algo = solver.resolve(&goal);
     let heuristic = algo.uses_heuristic().then_some(shared.heuristic);
@@ -817,7 +826,8 @@ fn print_solution(
         let (length, moves) = (r.length.unwrap_or(0), r.moves.as_deref().unwrap_or(""));
         writeln!(
             out,
-            "{board}: {length} moves{metric}{}: {moves}",
+            "{board}: {}{metric}{}: {moves}",
+            crate::moves(length),
             r.proven()
         )?;
     }
@@ -880,7 +890,8 @@ fn print_all(
     }
     writeln!(
         out,
-        "{board}: {len} moves, {} optimal solution{}:",
+        "{board}: {}, {} optimal solution{}:",
+        crate::moves(len),
         all.len(),
         if all.len() == 1 { "" } else { "s" }
     )?;

@@ -162,6 +162,8 @@ pub struct Solver {
     limits: Limits,
     tables: HashMap<Board, DistanceTable>,
     seen: HashMap<Board, usize>,
+    /// Goals whose table did not fit the memory limit: `Auto` searches them instead.
+    untabled: std::collections::HashSet<Board>,
     notes: Vec<String>,
     eager: bool,
     exact: bool,
@@ -170,6 +172,11 @@ pub struct Solver {
 /// The fewest cells on which `Auto` uses the fast solver ([`fast`]) instead of an exact
 /// search: 26, one more than the 24-puzzle's.
 pub const FAST_FROM: usize = 26;
+
+/// The nodes `Auto` gives IDA* on boards of [`FAST_FROM`] cells or more before it
+/// answers with the fast solver: a few milliseconds, enough for boards a few dozen moves
+/// from the goal.
+pub const AUTO_QUICK_NODES: u64 = 100_000;
 
 /// How many boards of one goal `Auto` solves with IDA* before it builds a distance table
 /// (for boards of 7 to 9 cells).
@@ -184,6 +191,7 @@ impl Solver {
             limits,
             tables: HashMap::new(),
             seen: HashMap::new(),
+            untabled: Default::default(),
             notes: Vec::new(),
             eager: false,
             exact: false,
@@ -220,6 +228,7 @@ impl Solver {
     pub fn resolve(&self, goal: &Board) -> Algorithm {
         let cells = goal.size().cells();
         match self.algorithm {
+            Algorithm::Auto if self.untabled.contains(goal) => Algorithm::Idastar,
             Algorithm::Auto if cells <= 6 || self.tables.contains_key(goal) => Algorithm::Table,
             Algorithm::Auto
                 if cells <= 9
@@ -260,8 +269,25 @@ impl Solver {
             Algorithm::Table => {
                 precheck(start, goal)?;
                 if !self.tables.contains_key(goal) {
-                    let t = DistanceTable::build(goal, limits)?;
-                    self.tables.insert(goal.clone(), t);
+                    match DistanceTable::build(goal, limits) {
+                        Ok(t) => {
+                            self.tables.insert(goal.clone(), t);
+                        }
+                        // A table is only a way for `Auto` to go faster: one that does not
+                        // fit is left out, and this goal's boards are searched instead.
+                        Err(
+                            e @ (SearchError::MemoryLimit { .. } | SearchError::OutOfMemory { .. }),
+                        ) if self.algorithm == Algorithm::Auto => {
+                            self.untabled.insert(goal.clone());
+                            self.notes.push(format!(
+                                "no distance table for goal {goal} ({e}); solving by idastar"
+                            ));
+                            let sol =
+                                solve(start, goal, Algorithm::Idastar, self.heuristic, limits)?;
+                            return Ok((sol, Algorithm::Idastar));
+                        }
+                        Err(e) => return Err(e),
+                    }
                 }
                 match self.tables[goal].solve(start) {
                     Err(e @ SearchError::Inconsistent { .. }) => {
@@ -278,6 +304,12 @@ impl Solver {
                     r => r?,
                 }
             }
+            // Auto past 25 cells: a short exact search first (boards a few moves from
+            // the goal are common, and the fast solver's route is long on them), then
+            // the fast solver.
+            Algorithm::Fast if self.algorithm == Algorithm::Auto => {
+                return quick_or_fast(start, goal, self.heuristic, limits);
+            }
             a => solve(start, goal, a, self.heuristic, limits)?,
         };
         Ok((sol, algo))
@@ -287,6 +319,37 @@ impl Solver {
     /// (a table found inconsistent and dropped, say), for the caller to pass on.
     pub fn take_notes(&mut self) -> Vec<String> {
         std::mem::take(&mut self.notes)
+    }
+}
+
+/// What `Auto` answers on boards of [`FAST_FROM`] cells or more: IDA* with `heuristic`
+/// for [`AUTO_QUICK_NODES`] nodes (boards a few dozen moves from the goal are common,
+/// and the fast solver's route is long on them), else the fast solver. Returns the
+/// algorithm that answered: `Idastar` (proven optimal) or `Fast`.
+///
+/// ```
+/// use npuzzle::search::quick_or_fast;
+/// use npuzzle::{Algorithm, Board, Direction, HeuristicKind, Limits};
+/// let goal = Board::solved("16x16".parse().unwrap());
+/// let mut start = goal.clone();
+/// start.apply(Direction::Right).unwrap();
+/// let (sol, algo) = quick_or_fast(&start, &goal, HeuristicKind::LinearConflict, &Limits::default()).unwrap();
+/// assert_eq!((sol.len(), algo), (1, Algorithm::Idastar));
+/// ```
+pub fn quick_or_fast(
+    start: &Board,
+    goal: &Board,
+    heuristic: HeuristicKind,
+    limits: &Limits,
+) -> Result<(Solution, Algorithm), SearchError> {
+    let quick = Limits {
+        max_nodes: Some(limits.max_nodes.unwrap_or(u64::MAX).min(AUTO_QUICK_NODES)),
+        ..limits.clone()
+    };
+    match solve(start, goal, Algorithm::Idastar, heuristic, &quick) {
+        Ok(sol) => Ok((sol, Algorithm::Idastar)),
+        Err(SearchError::TimeLimit { .. }) => Ok((fast(start, goal, limits)?, Algorithm::Fast)),
+        Err(e) => Err(e),
     }
 }
 

@@ -426,24 +426,32 @@ impl<'a> Parallel<'a> {
         }
         let st = root.stats;
         self.add(&st);
+        // The answer is the one a single thread would give: the first solution in the
+        // frontier's order. A thread that finds one in node i stops only the threads on
+        // later nodes; those on earlier nodes finish theirs, and the earliest wins.
         let taken = AtomicUsize::new(0);
-        let found = AtomicBool::new(false);
-        let answer: Mutex<Option<Vec<Direction>>> = Mutex::new(None);
+        let best = AtomicUsize::new(usize::MAX);
+        let working: Vec<AtomicUsize> = (0..self.threads).map(|_| AtomicUsize::new(0)).collect();
+        let aborts: Vec<AtomicBool> = (0..self.threads).map(|_| AtomicBool::new(false)).collect();
+        let answer: Mutex<Option<(usize, Vec<Direction>)>> = Mutex::new(None);
         let fresh = || self.ida();
         let results: Vec<(Stats, u32, bool)> = std::thread::scope(|sc| {
             let handles: Vec<_> = (0..self.threads)
-                .map(|_| {
-                    sc.spawn(|| {
+                .map(|t| {
+                    let (frontier, taken, best) = (&frontier, &taken, &best);
+                    let (working, aborts, answer) = (&working, &aborts, &answer);
+                    sc.spawn(move || {
                         // One search state per thread, walked down to each node it takes
                         // and back up, so taking a node allocates nothing.
                         let mut ida = fresh();
-                        ida.abort = Some(&found);
+                        ida.abort = Some(&aborts[t]);
                         ida.b.start(bound);
                         let mut nb = u32::MAX;
                         let mut undo = Vec::new();
                         loop {
-                            let i = taken.fetch_add(1, Ordering::Relaxed);
-                            if i >= frontier.len() || found.load(Ordering::Relaxed) {
+                            let i = taken.fetch_add(1, Ordering::SeqCst);
+                            working[t].store(i, Ordering::SeqCst);
+                            if i >= frontier.len() || i > best.load(Ordering::SeqCst) {
                                 return (ida.stats, nb, false);
                             }
                             let node = &frontier[i];
@@ -464,13 +472,20 @@ impl<'a> Parallel<'a> {
                                 ida.dfs(blank, node.path.len() as u32, node.path.last().copied());
                             nb = nb.min(ida.b.next);
                             if hit {
-                                found.store(true, Ordering::Relaxed);
-                                *answer.lock().expect("no panics while held") =
-                                    Some(ida.path.clone());
+                                best.fetch_min(i, Ordering::SeqCst);
+                                for (w, stop) in working.iter().zip(aborts) {
+                                    if w.load(Ordering::SeqCst) > i {
+                                        stop.store(true, Ordering::SeqCst);
+                                    }
+                                }
+                                let mut a = answer.lock().expect("no panics while held");
+                                if a.as_ref().is_none_or(|(j, _)| i < *j) {
+                                    *a = Some((i, ida.path.clone()));
+                                }
                                 return (ida.stats, nb, false);
                             }
                             if ida.b.stopped {
-                                let by_clock = !found.load(Ordering::Relaxed);
+                                let by_clock = !aborts[t].load(Ordering::SeqCst);
                                 return (ida.stats, nb, by_clock);
                             }
                             for &(tile, to, from, old) in undo.iter().rev() {
@@ -494,7 +509,7 @@ impl<'a> Parallel<'a> {
             timed_out |= stopped;
         }
         self.last_pass = u64::MAX;
-        if let Some(moves) = answer.into_inner().expect("no panics while held") {
+        if let Some((_, moves)) = answer.into_inner().expect("no panics while held") {
             self.answer = Some(moves);
             return Pass::Found;
         }
