@@ -452,7 +452,10 @@ fn a_table_with_flipped_bits_sealed_again_is_refused() {
     bytes[body..].copy_from_slice(&sum.to_le_bytes());
     std::fs::write(&path, &bytes).unwrap();
     // 0 8 7/2 4 5/1 3 6 is 26 moves by BFS; the forged table must not answer it.
-    let o = npuzzle(&["solve", "--json", "--cache-dir", d, "0 8 7/2 4 5/1 3 6"], "");
+    let o = npuzzle(
+        &["solve", "--json", "--cache-dir", d, "0 8 7/2 4 5/1 3 6"],
+        "",
+    );
     let err = text(&o.stderr);
     assert!(err.contains("forged or corrupt"), "{err}");
     let v: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();

@@ -136,7 +136,9 @@ def test_batch_distances_on_every_3x3_position(oracle):
 
 def test_pattern_databases_built_saved_loaded_and_searched(tmp_path, oracle):
     pdbs = npuzzle.PatternDatabases.build("4x4", "5-5-5", directory=tmp_path)
-    assert len(list(tmp_path.iterdir())) == 3
+    # Three databases, each with the stamp that spares it the consistency pass.
+    assert len(list(tmp_path.glob("*.npz"))) == 3
+    assert len(list(tmp_path.glob("*.npz.checked"))) == 3
     again = npuzzle.PatternDatabases.load(tmp_path, "4x4", "5-5-5")
     boards = npuzzle.scrambles("4x4", 12, seed=21)
     est = npuzzle.estimates(boards, "4x4", "pdb", pdbs=pdbs)
@@ -154,6 +156,32 @@ def test_pattern_databases_built_saved_loaded_and_searched(tmp_path, oracle):
     assert npuzzle.distances(b3, "3x3", pdbs=small).tolist() == [oracle[tuple(r)] for r in b3.tolist()]
     with pytest.raises(ValueError, match="No such file|not found|cannot"):
         npuzzle.PatternDatabases.load(tmp_path / "none", "4x4", "7-8")
+    # A file forged and sealed again (entries raised, checksum made to match) is refused
+    # by its contents, with the file named.
+    first = sorted(tmp_path.glob("*.npz"))[0]
+    data = bytearray(first.read_bytes())
+    body = len(data) - 8
+    entries = data[body - 524160 : body]
+    data[body - 524160 : body] = bytes(v + 3 if v >= 10 else v for v in entries)
+    data[body:] = checksum(bytes(data[:body])).to_bytes(8, "little")
+    first.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match="forged or corrupt"):
+        npuzzle.PatternDatabases.load(tmp_path, "4x4", "5-5-5")
+
+
+def checksum(data: bytes) -> int:
+    """npuzzle's file checksum (FNV-1a over 8-byte words, then a mix), for forging."""
+    mask = (1 << 64) - 1
+    h = (0xCBF29CE484222325 ^ len(data)) & mask
+    words = len(data) // 8
+    for i in range(words):
+        h = ((h ^ int.from_bytes(data[8 * i : 8 * i + 8], "little")) * 0x100000001B3) & mask
+        h ^= h >> 29
+    for b in data[8 * words :]:
+        h = ((h ^ b) * 0x100000001B3) & mask
+    h ^= h >> 33
+    h = (h * 0xFF51AFD7ED558CCD) & mask
+    return h ^ (h >> 33)
 
 
 def test_bad_input_raises_value_error_with_the_librarys_message():
