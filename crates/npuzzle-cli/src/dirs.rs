@@ -3,7 +3,6 @@
 
 use std::path::PathBuf;
 
-use npuzzle::files::checksum;
 use npuzzle::Board;
 
 /// The environment variable that overrides the cache directory.
@@ -26,7 +25,7 @@ pub fn default_dir() -> Option<PathBuf> {
 
 /// The file name of the distance table for `goal`: size and a hash of the goal.
 pub fn table_file_name(goal: &Board) -> String {
-    format!("table-{}-{:016x}.npz", goal.size(), checksum(goal.cells()))
+    npuzzle::request::Core::table_file(goal)
 }
 
 #[cfg(test)]

@@ -76,9 +76,14 @@ pub fn merge(code: u8, new: u8) -> u8 {
 pub fn search_exit_code(e: &npuzzle::SearchError) -> u8 {
     use npuzzle::SearchError as E;
     match e {
-        E::MemoryLimit { .. } | E::TimeLimit { .. } | E::OutOfMemory { .. } => LIMIT,
+        E::MemoryLimit { .. }
+        | E::TimeLimit { .. }
+        | E::OutOfMemory { .. }
+        | E::BuildTooLong { .. } => LIMIT,
         E::Inconsistent { .. } => IO,
-        E::Unsolvable | E::SizeMismatch { .. } | E::Unsupported { .. } => BAD_INPUT,
+        E::Unsolvable | E::SizeMismatch { .. } | E::Unsupported { .. } | E::BadRequest { .. } => {
+            BAD_INPUT
+        }
     }
 }
 

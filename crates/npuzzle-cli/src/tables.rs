@@ -15,30 +15,6 @@ pub fn cache_dir(opt: &Option<PathBuf>) -> Option<PathBuf> {
     opt.clone().or_else(default_dir)
 }
 
-/// The cached table for `goal`, if there is a sound one. A corrupt or mismatched file is
-/// reported and ignored.
-pub fn load_cached(dir: Option<&Path>, goal: &Board) -> Option<DistanceTable> {
-    let path = dir?.join(table_file_name(goal));
-    if !path.exists() {
-        return None;
-    }
-    match DistanceTable::load(&path) {
-        Ok(t) if t.goal() == goal => Some(t),
-        Ok(t) => {
-            crate::note!(
-                "npuzzle: {}: expected a table for goal {goal}, found one for {}; ignoring it",
-                path.display(),
-                t.goal()
-            );
-            None
-        }
-        Err(e) => {
-            crate::note!("npuzzle: {}: {e}; ignoring it", path.display());
-            None
-        }
-    }
-}
-
 /// Saves a table to the cache; says where, or why not.
 pub fn save(dir: Option<&Path>, table: &DistanceTable, quiet: bool) {
     let Some(dir) = dir else {

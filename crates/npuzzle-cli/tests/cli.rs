@@ -1235,7 +1235,7 @@ fn solve_counts_multi_tile_moves() {
         ][..],
         &["solve", "--metric", "mtm", "--all", "1 2 3/4 5 6/7 0 8"],
     ] {
-        refused(args, "--metric mtm", 2);
+        refused(args, "--metric: mtm", 2);
     }
     let five = "1 2 3 4 5/6 7 8 9 10/11 12 13 14 15/16 17 18 19 20/21 22 23 0 24";
     let o = npuzzle(&["solve", "--metric", "mtm", five], "");

@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use npuzzle::heuristic::pdb::{partition, Load, PatternDb};
 use npuzzle::report::Report;
+use npuzzle::request::{Core, Request, Sources};
 use npuzzle::scramble::{uniform, walk, Rng};
 use npuzzle::search::PdbHeuristic;
 use npuzzle::sequence::Metric;
@@ -34,6 +35,12 @@ fn search_error(e: SearchError) -> PyErr {
         SearchError::TimeLimit { .. } => PyTimeoutError::new_err(e.to_string()),
         e => value_error(e),
     }
+}
+
+/// The solving core every call shares (no folders: databases come with the call).
+fn core() -> &'static Core {
+    static CORE: std::sync::OnceLock<Core> = std::sync::OnceLock::new();
+    CORE.get_or_init(|| Core::new(Sources::default()))
 }
 
 /// The error for more boards than fit in memory.
@@ -436,6 +443,7 @@ impl Solution {
             generated: self.generated,
             peak_stored: self.peak_stored,
             seconds: self.seconds,
+            solutions: None,
         }
     }
 }
@@ -474,18 +482,10 @@ fn solve(
                 .map_err(|e| value_error(format!("heuristic: {e}")))
         })
         .transpose()?;
-    let h = named.unwrap_or(HeuristicKind::LinearConflict);
     let notation = notation_arg(notation)?;
     let metric = metric
         .parse::<Metric>()
         .map_err(|e| value_error(format!("metric: {e}")))?;
-    if let Some(w) = weight {
-        if !(1.0..=100.0).contains(&w) {
-            return Err(value_error(format!(
-                "weight: expected from 1 to 100, found {w}"
-            )));
-        }
-    }
     let limits = Limits {
         time_limit: match time_limit {
             Some(t) if t > 0.0 && Duration::try_from_secs_f64(t).is_ok() => {
@@ -500,115 +500,24 @@ fn solve(
         },
         ..Limits::default()
     };
-    let pdb = pdbs_for(pdbs, &g)?;
-    let report = py.detach(move || -> Result<Report, SearchError> {
-        let solved_w =
-            |sol: &npuzzle::Solution, a: Algorithm, name: Option<&str>, w: Option<f64>| {
-                Report::solved(&b, &g, sol, a, name, metric, w, notation)
-            };
-        let solved = |sol: &npuzzle::Solution, a: Algorithm, name: Option<&str>| {
-            solved_w(sol, a, name, weight)
-        };
-        if !npuzzle::is_solvable(&b, &g).unwrap_or(false) {
-            return Ok(Report::unsolvable(&b, algo, None, metric, notation));
-        }
-        if let Some(w) = weight {
-            if metric == Metric::Mtm || !matches!(algo, Algorithm::Auto | Algorithm::Idastar) {
-                return Err(SearchError::Unsupported {
-                    algorithm: "weighted idastar",
-                    reason: "weight takes algorithm auto or idastar, metric stm".into(),
-                });
-            }
-            let sol = npuzzle::search::idastar_weighted(&b, &g, h, w, &limits)?;
-            return Ok(solved(&sol, Algorithm::Idastar, Some(h.name())));
-        }
-        if metric == Metric::Mtm {
-            let sol = npuzzle::search::idastar_mtm(&b, &g, &limits)?;
-            return Ok(solved(
-                &sol,
-                Algorithm::Idastar,
-                Some("multi-tile walking distance"),
-            ));
-        }
-        if let Some(p) =
-            pdb.filter(|_| matches!(algo, Algorithm::Auto | Algorithm::Idastar) && named.is_none())
-        {
-            let exact = npuzzle::search::idastar_pdb_parallel(
-                &b,
-                &g,
-                &p,
-                &limits,
-                npuzzle::limits::resolve_threads(0),
-            );
-            return match algo {
-                Algorithm::Auto => anytime(
-                    &b,
-                    &g,
-                    exact,
-                    &limits,
-                    Some(&p),
-                    |s, a, n, w| {
-                        let a = if a == Algorithm::Auto {
-                            Algorithm::Idastar
-                        } else {
-                            a
-                        };
-                        solved_w(s, a, n, w)
-                    },
-                    "pattern databases",
-                ),
-                _ => Ok(solved(
-                    &exact?,
-                    Algorithm::Idastar,
-                    Some("pattern databases"),
-                )),
-            };
-        }
-        if algo == Algorithm::Auto {
-            let mut solver = npuzzle::Solver::new(Algorithm::Auto, h, limits.clone());
-            let planned = solver.resolve(&g);
-            let result = solver.solve(&b, &g);
-            // The algorithm that answered (auto's quick exact search may answer where the
-            // fast solver was planned).
-            let ran = result.as_ref().map_or(planned, |(_, a)| *a);
-            let exact = result.map(|(s, _)| s);
-            let name = if ran.uses_heuristic() { h.name() } else { "" };
-            return anytime(
-                &b,
-                &g,
-                exact,
-                &limits,
-                None,
-                |s, a, n, w| solved_w(s, if a == Algorithm::Auto { ran } else { a }, n, w),
-                name,
-            );
-        }
-        let sol = npuzzle::solve(&b, &g, algo, h, &limits)?;
-        Ok(solved(
-            &sol,
-            algo,
-            algo.uses_heuristic().then_some(h.name()),
-        ))
-    });
+    let pdbs = pdbs_for(pdbs, &g)?.map(|h| (pdbs.map_or(String::new(), |p| p.spec.clone()), h));
+    let request = Request {
+        goal: Some(g),
+        algorithm: algo,
+        heuristic: named,
+        pdbs,
+        weight,
+        metric,
+        notation,
+        limits,
+        ..Request::default()
+    };
+    // Options that do not go together are refused in the library's words (the field
+    // named as the keyword is), before any work.
+    request.check().map_err(search_error)?;
+    // The library's answer, as the CLI and the server give it; the GIL is released.
+    let report = py.detach(move || core().answer(&b, &request).map(|a| a.report));
     report.map(Solution::from_report).map_err(search_error)
-}
-
-/// The exact result, or the fast solver's answer with the bound the exact search proved.
-fn anytime(
-    b: &Board,
-    g: &Board,
-    exact: Result<npuzzle::Solution, SearchError>,
-    limits: &Limits,
-    pdb: Option<&PdbHeuristic>,
-    solved: impl Fn(&npuzzle::Solution, Algorithm, Option<&str>, Option<f64>) -> Report,
-    name: &str,
-) -> Result<Report, SearchError> {
-    let name = (!name.is_empty()).then_some(name);
-    match npuzzle::search::or_fast(b, g, exact, pdb, limits)? {
-        (ans, None) => Ok(solved(&ans.solution, Algorithm::Auto, name, None)),
-        (ans, Some(bound)) => Ok(solved(&ans.solution, Algorithm::Fast, None, ans.weight)
-            .with_lower_bound(bound.max(ans.lower_bound))),
-    }
 }
 
 /// The tiles of an `(N, cells)` array as one slice, its shape checked.

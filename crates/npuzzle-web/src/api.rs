@@ -1,8 +1,7 @@
 //! The JSON API: requests read and checked, searches run in their lane, answers written.
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Instant;
 
 use axum::body::Bytes;
@@ -11,12 +10,10 @@ use axum::extract::{Query, State as Shared};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use npuzzle::report::Report;
-use npuzzle::search::{compared, PdbHeuristic, FAST_FROM};
+use npuzzle::request::{Core, Request, Sources};
+use npuzzle::search::{compared, PdbHeuristic};
 use npuzzle::sequence::Metric;
-use npuzzle::{
-    is_solvable, Algorithm, Board, DistanceTable, HeuristicKind, Limits, Notation, SearchError,
-    Size,
-};
+use npuzzle::{is_solvable, Algorithm, Board, HeuristicKind, Limits, Notation, SearchError, Size};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -25,8 +22,6 @@ use crate::Config;
 
 /// Boards of at most this many cells are solved in the small boards' lane.
 const SMALL: usize = 9;
-/// Distance tables kept for small boards' goals at most (each 3x3 one is 181,440 bytes).
-const MAX_TABLES: usize = 64;
 /// Moves a walk scramble may have at most.
 const MAX_WALK: usize = 1_000_000;
 
@@ -35,7 +30,8 @@ pub struct State {
     config: Config,
     small: Lane,
     large: Lane,
-    tables: Mutex<HashMap<Board, Arc<DistanceTable>>>,
+    /// The library's solving core: the preloaded databases, and tables built on use.
+    core: Core,
     started: Instant,
 }
 
@@ -43,11 +39,15 @@ impl State {
     pub fn new(config: Config) -> State {
         let small = Lane::new(config.workers, config.queue);
         let large = Lane::new(config.workers, (config.queue / 4).max(1));
+        let core = Core::new(Sources {
+            pdbs: config.pdbs.clone(),
+            ..Sources::default()
+        });
         State {
             config,
             small,
             large,
-            tables: Mutex::new(HashMap::new()),
+            core,
             started: Instant::now(),
         }
     }
@@ -65,22 +65,8 @@ impl State {
         self.config
             .pdbs
             .iter()
-            .find(|(g, _)| g == goal)
-            .map(|(_, h)| h.clone())
-    }
-
-    /// The distance table of a small goal, built on first use.
-    fn table(&self, goal: &Board, limits: &Limits) -> Result<Arc<DistanceTable>, SearchError> {
-        let mut tables = self.tables.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(t) = tables.get(goal) {
-            return Ok(t.clone());
-        }
-        let t = Arc::new(DistanceTable::build(goal, limits)?);
-        if tables.len() >= MAX_TABLES {
-            tables.clear();
-        }
-        tables.insert(goal.clone(), t.clone());
-        Ok(t)
+            .find(|(g, _, _)| g == goal)
+            .map(|(_, _, h)| h.clone())
     }
 
     fn lane(&self, cells: usize) -> &Lane {
@@ -283,23 +269,7 @@ fn job(req: &SolveRequest) -> Result<Job, Rejected> {
             .map_err(|e| bad(format!("metric: {e}")))?,
         None => Metric::Stm,
     };
-    if let Some(w) = req.weight {
-        if !(1.0..=100.0).contains(&w) {
-            return Err(bad(format!("weight: expected from 1 to 100, found {w}")));
-        }
-        if metric == Metric::Mtm || !matches!(algorithm, Algorithm::Auto | Algorithm::Idastar) {
-            return Err(bad(
-                "weight: weighted search is IDA* (algorithm auto or idastar, metric stm)"
-                    .to_string(),
-            ));
-        }
-    }
-    if metric == Metric::Mtm && !matches!(algorithm, Algorithm::Auto | Algorithm::Idastar) {
-        return Err(bad(
-            "metric: mtm is solved by idastar (algorithm auto or idastar)".to_string(),
-        ));
-    }
-    Ok(Job {
+    let job = Job {
         board,
         goal,
         algorithm,
@@ -307,7 +277,13 @@ fn job(req: &SolveRequest) -> Result<Job, Rejected> {
         notation,
         metric,
         weight: req.weight,
-    })
+    };
+    // Options that do not go together are refused before the request takes a place in
+    // a lane, in the library's words (the field named as in the request).
+    request(&job, &Limits::default())
+        .check()
+        .map_err(|e| bad(e.to_string()))?;
+    Ok(job)
 }
 
 /// A search that gave no answer: its message, and the lower bound it proved if any.
@@ -329,87 +305,25 @@ impl From<SearchError> for Failed {
     }
 }
 
-/// Runs one solve (on a blocking thread).
+/// The library's request for a checked job, within `limits`: one thread a search (the
+/// lanes run several searches at once).
+fn request(job: &Job, limits: &Limits) -> Request {
+    Request {
+        goal: Some(job.goal.clone()),
+        algorithm: job.algorithm,
+        heuristic: job.heuristic,
+        weight: job.weight,
+        metric: job.metric,
+        notation: job.notation,
+        limits: limits.clone(),
+        threads: 1,
+        ..Request::default()
+    }
+}
+
+/// Runs one solve (on a blocking thread): the library's answer, as the CLI gives it.
 fn run_solve(state: &State, job: &Job, limits: &Limits) -> Result<Report, Failed> {
-    let (board, goal) = (&job.board, &job.goal);
-    let h = job.heuristic.unwrap_or(HeuristicKind::LinearConflict);
-    let solved = |sol: &npuzzle::Solution, algo: Algorithm, name: Option<&str>| {
-        Report::solved(
-            board,
-            goal,
-            sol,
-            algo,
-            name,
-            job.metric,
-            job.weight,
-            job.notation,
-        )
-    };
-    if !is_solvable(board, goal).expect("sizes checked") {
-        return Ok(Report::unsolvable(
-            board,
-            job.algorithm,
-            None,
-            job.metric,
-            job.notation,
-        ));
-    }
-    if let Some(w) = job.weight {
-        let sol = npuzzle::search::idastar_weighted(board, goal, h, w, limits)?;
-        return Ok(solved(&sol, Algorithm::Idastar, Some(h.name())));
-    }
-    if job.metric == Metric::Mtm {
-        let sol = npuzzle::search::idastar_mtm(board, goal, limits)?;
-        return Ok(solved(
-            &sol,
-            Algorithm::Idastar,
-            Some("multi-tile walking distance"),
-        ));
-    }
-    if job.algorithm != Algorithm::Auto {
-        let sol = npuzzle::solve(board, goal, job.algorithm, h, limits)?;
-        let name = job.algorithm.uses_heuristic().then_some(h.name());
-        return Ok(solved(&sol, job.algorithm, name));
-    }
-    // auto: a table for small boards, pattern databases where loaded (unless a heuristic
-    // is named), the fast solver on large boards, IDA* otherwise; an exact search that
-    // runs out of time or nodes is answered by the fast solver with the bound it proved.
-    let cells = board.size().cells();
-    let exact = if cells <= SMALL {
-        state
-            .table(goal, limits)
-            .and_then(|t| t.solve(board))
-            .map(|s| (s, Algorithm::Table, None))
-    } else if cells >= FAST_FROM {
-        let (sol, algo) = npuzzle::search::quick_or_fast(board, goal, h, limits)?;
-        let name = (algo == Algorithm::Idastar).then_some(h.name());
-        return Ok(solved(&sol, algo, name));
-    } else if let Some(pdb) = state.pdb(goal).filter(|_| job.heuristic.is_none()) {
-        npuzzle::search::idastar_pdb_parallel(board, goal, &pdb, limits, 1)
-            .map(|s| (s, Algorithm::Idastar, Some("pattern databases")))
-    } else {
-        npuzzle::search::idastar(board, goal, h, limits)
-            .map(|s| (s, Algorithm::Idastar, Some(h.name())))
-    };
-    match exact {
-        Ok((sol, algo, name)) => Ok(solved(&sol, algo, name)),
-        Err(e) => {
-            let pdb = state.pdb(goal);
-            let (ans, bound) =
-                npuzzle::search::or_fast(board, goal, Err(e), pdb.as_deref(), limits)?;
-            let r = Report::solved(
-                board,
-                goal,
-                &ans.solution,
-                Algorithm::Fast,
-                None,
-                job.metric,
-                ans.weight,
-                job.notation,
-            );
-            Ok(r.with_lower_bound(bound.unwrap_or(0).max(ans.lower_bound)))
-        }
-    }
+    Ok(state.core.answer(&job.board, &request(job, limits))?.report)
 }
 
 pub async fn solve(
@@ -635,7 +549,7 @@ pub async fn health(Shared(state): Shared<Arc<State>>) -> Response {
         .config
         .pdbs
         .iter()
-        .map(|(g, _)| g.to_string())
+        .map(|(g, _, _)| g.to_string())
         .collect();
     json_response(
         StatusCode::OK,

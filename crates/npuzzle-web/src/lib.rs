@@ -63,8 +63,9 @@ pub struct Config {
     pub max_memory: u64,
     /// Largest request body in bytes [default: 16 KiB].
     pub body_limit: usize,
-    /// Pattern databases loaded once and shared by every request, by goal.
-    pub pdbs: Vec<(Board, Arc<PdbHeuristic>)>,
+    /// Pattern databases loaded once and shared by every request: per goal, the
+    /// partition's name (`7-8`) and the databases.
+    pub pdbs: Vec<(Board, String, Arc<PdbHeuristic>)>,
 }
 
 impl Default for Config {

@@ -367,6 +367,24 @@ pub enum SearchError {
         /// What was wrong.
         reason: String,
     },
+    /// A request whose options do not go together, or one option's value that cannot be
+    /// used (a partition that does not fit the board, say).
+    BadRequest {
+        /// The request's field: `algorithm`, `heuristic`, `weight`, `metric`, `pdb`,
+        /// `solutions`, `exact`.
+        field: &'static str,
+        /// What was expected and what was found.
+        reason: String,
+    },
+    /// Something the request needs would take longer to build than the time left.
+    BuildTooLong {
+        /// What would be built.
+        what: String,
+        /// About how many seconds it takes here.
+        seconds: f64,
+        /// The seconds left of the time limit.
+        left: f64,
+    },
 }
 
 /// What went wrong reading a table file.
@@ -558,6 +576,12 @@ impl fmt::Display for SearchError {
             SearchError::Inconsistent { algorithm, reason } => {
                 write!(f, "{algorithm}: the data contradicts itself: {reason}")
             }
+            SearchError::BadRequest { field, reason } => write!(f, "{field}: {reason}"),
+            SearchError::BuildTooLong { what, seconds, left } => write!(
+                f,
+                "building {what} takes about {seconds:.0} s here, more than the time left \
+                 ({left:.1} s of the time limit); build it ahead of time or allow more time"
+            ),
         }
     }
 }

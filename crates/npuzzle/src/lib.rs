@@ -45,8 +45,9 @@ pub mod analysis;
 pub mod heuristic;
 // 6. Searches.
 pub mod search;
-// 7. Answers in the shape every front end gives them.
+// 7. The solving core: one request in, one report out, in the shape every face gives it.
 pub mod report;
+pub mod request;
 
 /// The old name of [`files`].
 #[doc(hidden)]

@@ -63,6 +63,9 @@ pub struct Report {
     pub peak_stored: u64,
     /// Seconds the search took.
     pub seconds: f64,
+    /// With several solutions asked for (`-n`, `--all`): every one found, in `notation`
+    /// (the first is `moves`); none otherwise.
+    pub solutions: Option<Vec<String>>,
 }
 
 impl Report {
@@ -109,6 +112,7 @@ impl Report {
             generated: sol.stats.generated,
             peak_stored: sol.stats.peak_stored,
             seconds: sol.stats.elapsed.as_secs_f64(),
+            solutions: None,
         }
     }
 
@@ -136,6 +140,7 @@ impl Report {
             generated: 0,
             peak_stored: 0,
             seconds: 0.0,
+            solutions: None,
         }
     }
 
@@ -179,6 +184,10 @@ impl Report {
         o.raw("generated", Some(self.generated));
         o.raw("peak_stored", Some(self.peak_stored));
         o.raw("seconds", Some(self.seconds));
+        if let Some(all) = &self.solutions {
+            o.strings("solutions", all);
+            o.raw("count", Some(all.len()));
+        }
         o.finish()
     }
 }
@@ -209,6 +218,19 @@ impl Object {
         }
     }
 
+    /// An array of strings, escaped.
+    fn strings(&mut self, k: &str, v: &[String]) {
+        self.key(k);
+        self.0.push('[');
+        for (i, s) in v.iter().enumerate() {
+            if i > 0 {
+                self.0.push(',');
+            }
+            self.escaped(s);
+        }
+        self.0.push(']');
+    }
+
     /// A string, escaped (`null` for none).
     fn string(&mut self, k: &str, v: Option<&str>) {
         self.key(k);
@@ -216,6 +238,11 @@ impl Object {
             self.0.push_str("null");
             return;
         };
+        self.escaped(v);
+    }
+
+    /// `v` as a JSON string.
+    fn escaped(&mut self, v: &str) {
         self.0.push('"');
         for c in v.chars() {
             match c {

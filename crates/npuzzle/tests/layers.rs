@@ -13,7 +13,7 @@ const LAYERS: [&[&str]; 7] = [
     &["analysis"],
     &["heuristic"],
     &["search"],
-    &["report"],
+    &["report", "request"],
 ];
 
 fn layer_of(module: &str) -> Option<usize> {

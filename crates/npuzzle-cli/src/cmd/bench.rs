@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use clap::{Args as ClapArgs, ValueEnum};
@@ -251,17 +251,18 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             // The fast solver uses a cached set if there is one (as `solve --algo fast`
             // does) and builds none.
             let h = if fast {
-                crate::pdbs::for_auto(&goal, &limits, dir.as_deref(), args.pdb_load, 0.0)?
+                crate::pdbs::core(dir.as_deref(), args.pdb_load)
+                    .pdbs_for(&goal, None, &limits, 0.0)
+                    .map_err(crate::pdbs::fail)?
                     .map(|(_, h)| h)
             } else {
-                Some(heuristic(
+                Some(Arc::new(heuristic(
                     &goal,
                     &args.pdb,
                     &limits,
-                    0,
                     dir.as_deref(),
                     args.pdb_load,
-                )?)
+                )?))
             };
             heuristics.push((goal.clone(), h));
         }
@@ -451,14 +452,14 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
 type Slot = Mutex<Option<Result<npuzzle::Solution, SearchError>>>;
 
 /// Per goal: the goal and its databases (none for the fast solver).
-type Heuristics = Vec<(Board, Option<npuzzle::search::PdbHeuristic>)>;
+type Heuristics = Vec<(Board, Option<Arc<npuzzle::search::PdbHeuristic>>)>;
 
 /// Takes the next unsolved instance, if any, and solves it; false when none was left.
 #[allow(clippy::too_many_arguments)]
 fn solve_one(
     instances: &[Instance],
     goals: &[usize],
-    heuristics: &[(Board, Option<npuzzle::search::PdbHeuristic>)],
+    heuristics: &[(Board, Option<Arc<npuzzle::search::PdbHeuristic>>)],
     limits: &npuzzle::Limits,
     threads: usize,
     weight: Option<f64>,

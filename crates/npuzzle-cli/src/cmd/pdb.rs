@@ -227,7 +227,7 @@ fn build_mtm(
         )));
     }
     let path = dir.join(crate::pdbs::MTM_FILE);
-    if !force && crate::pdbs::load_mtm(Some(dir)).is_some() {
+    if !force && matches!(npuzzle::request::load_mtm(dir), Ok(Some(_))) {
         writeln!(out, "{}: present", path.display())?;
         return Ok(OK);
     }

@@ -10,6 +10,7 @@ use serde_json::json;
 use crate::input::lines_from;
 use crate::opts::{parse_size, LimitOpts};
 use crate::{merge, Fail, BAD_INPUT, OK};
+use npuzzle::request::AUTO_BUILD_SECONDS;
 
 /// Work on move sequences: convert between notations, simplify, invert, measure,
 /// transpose, slice, find the position a sequence solves, and compare with the optimum.
@@ -360,18 +361,12 @@ fn opt_diff(
     // linear conflict; smaller boards as auto solves them.
     let cells = board.size().cells();
     let pdbs = if (16..npuzzle::search::FAST_FROM).contains(&cells) {
-        let budget = limits
-            .time_limit
-            .map_or(crate::cmd::solve::AUTO_BUILD_SECONDS, |t| {
-                t.as_secs_f64().min(crate::cmd::solve::AUTO_BUILD_SECONDS)
-            });
-        crate::pdbs::for_auto(
-            &goal,
-            &limits,
-            crate::pdbs::pdb_dir(&None).as_deref(),
-            Default::default(),
-            budget,
-        )?
+        let budget = limits.time_limit.map_or(AUTO_BUILD_SECONDS, |t| {
+            t.as_secs_f64().min(AUTO_BUILD_SECONDS)
+        });
+        crate::pdbs::core(crate::pdbs::pdb_dir(&None).as_deref(), Default::default())
+            .pdbs_for(&goal, None, &limits, budget)
+            .map_err(crate::pdbs::fail)?
     } else {
         None
     };

@@ -84,21 +84,21 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                 &goal,
                 spec,
                 &npuzzle::Limits::default(),
-                0,
                 dir.as_deref(),
                 args.pdb_load,
             )?;
             crate::note!("npuzzle: 4x4 pattern databases {spec} loaded");
-            vec![(goal, Arc::new(h))]
+            vec![(goal, spec.clone(), Arc::new(h))]
         }
         None => {
-            let found = ["7-8", "6-6-3", "5-5-5"].iter().find_map(|spec| {
-                crate::pdbs::cached(&goal, spec, dir.as_deref(), args.pdb_load).map(|h| (spec, h))
-            });
+            let core = crate::pdbs::core(dir.as_deref(), args.pdb_load);
+            let found = ["7-8", "6-6-3", "5-5-5"]
+                .iter()
+                .find_map(|spec| core.cached_pdbs(&goal, spec).map(|h| (spec, h)));
             match found {
                 Some((spec, h)) => {
                     crate::note!("npuzzle: 4x4 pattern databases {spec} loaded from the cache");
-                    vec![(goal, Arc::new(h))]
+                    vec![(goal, spec.to_string(), Arc::new(h))]
                 }
                 None => {
                     crate::note!(

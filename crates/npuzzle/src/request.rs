@@ -1,0 +1,1020 @@
+//! The solving core: one [`Request`] and one board in, one [`Report`] out. Every face
+//! (the CLI, the server, Python) turns its options into a request and prints the answer,
+//! so the same question gets the same answer everywhere; all policy lives here: what
+//! `auto` runs on each size, which cached databases it uses and what it may build within
+//! the time left, anytime answers with the bound proved, and the fast fallback.
+//!
+//! A [`Core`] holds what boards share: where databases and tables are kept
+//! ([`Sources`]), and those already loaded or built, behind `Arc`s, so any number of
+//! threads answer boards through one core without copies.
+//!
+//! ```
+//! use npuzzle::request::{Core, Request, Sources};
+//! use npuzzle::{Algorithm, Board};
+//!
+//! let core = Core::new(Sources::default());
+//! let board: Board = "8 1 3/4 0 2/7 6 5".parse()?;
+//! let answer = core.answer(&board, &Request::default())?;
+//! assert_eq!(answer.report.length, Some(14));
+//! assert_eq!(answer.report.optimal, Some(true));
+//!
+//! // Options that do not go together are refused, naming the request's field.
+//! let bad = Request { algorithm: Algorithm::Bfs, weight: Some(2.0), ..Request::default() };
+//! let e = core.answer(&board, &bad).unwrap_err();
+//! assert!(e.to_string().starts_with("weight:"), "{e}");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use crate::analysis::DistanceTable;
+use crate::board::Board;
+use crate::error::SearchError;
+use crate::heuristic::mtm_pdb::MtmRows;
+use crate::heuristic::pdb::{build_memory, file_name, partition, Load, PatternDb, Placement};
+use crate::heuristic::HeuristicKind;
+use crate::layered::Progress;
+use crate::limits::{resolve_threads, Limits};
+use crate::moves::{Direction, Notation};
+use crate::report::Report;
+use crate::search::{self, Algorithm, PdbHeuristic, FAST_FROM, TABLE_AFTER};
+use crate::sequence::Metric;
+use crate::solution::Solution;
+
+/// Seconds `auto` may spend building pattern databases it was not asked for.
+pub const AUTO_BUILD_SECONDS: f64 = 60.0;
+
+/// The exact search's time when `auto` was given none on a board of more than 16 cells
+/// (and exact answers were not required): after it the fast solver answers, with the
+/// bound proven.
+pub const AUTO_EXACT_SECONDS: u64 = 10;
+
+/// One solve: everything that says how a board is to be answered.
+#[derive(Clone)]
+pub struct Request {
+    /// The goal; `None`: the board's size with tiles in order and the blank last.
+    pub goal: Option<Board>,
+    /// The search; `Auto` picks per size.
+    pub algorithm: Algorithm,
+    /// The estimate for A* and IDA*; `None`: linear conflict (and `auto` may use
+    /// pattern databases; naming one turns it away from them).
+    pub heuristic: Option<HeuristicKind>,
+    /// A partition of pattern databases to load or build (`7-8`, `1,2,3/4,5,6`).
+    pub pdb: Option<String>,
+    /// Databases given by the caller (a name for reports, and the databases), used
+    /// instead of looking any up.
+    pub pdbs: Option<(String, Arc<PdbHeuristic>)>,
+    /// A weight from 1 to 100: weighted IDA* or A*, at most this times the shortest.
+    pub weight: Option<f64>,
+    /// How moves are counted: single-tile (`Stm`) or multi-tile moves.
+    pub metric: Metric,
+    /// `Some(n)`: up to `n` optimal solutions (`usize::MAX`: all).
+    pub solutions: Option<usize>,
+    /// Proven-optimal answers only: `auto` never answers with the fast solver.
+    pub exact: bool,
+    /// How the report writes the moves.
+    pub notation: Notation,
+    /// Memory, time, node budget, cancellation.
+    pub limits: Limits,
+    /// Threads for one board's database search (0: all cores).
+    pub threads: usize,
+    /// The board is one of many: `auto` uses a distance table on 7 to 9 cells from the
+    /// first board of a goal on, instead of IDA* for the first [`TABLE_AFTER`] (every
+    /// board then gets the same answer whichever thread solves it).
+    pub many: bool,
+}
+
+impl Default for Request {
+    fn default() -> Request {
+        Request {
+            goal: None,
+            algorithm: Algorithm::Auto,
+            heuristic: None,
+            pdb: None,
+            pdbs: None,
+            weight: None,
+            metric: Metric::Stm,
+            solutions: None,
+            exact: false,
+            notation: Notation::Tile,
+            limits: Limits::default(),
+            threads: 0,
+            many: false,
+        }
+    }
+}
+
+impl std::fmt::Debug for Request {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Request")
+            .field("goal", &self.goal)
+            .field("algorithm", &self.algorithm)
+            .field("heuristic", &self.heuristic)
+            .field("pdb", &self.pdb)
+            .field("pdbs", &self.pdbs.as_ref().map(|(n, _)| n))
+            .field("weight", &self.weight)
+            .field("metric", &self.metric)
+            .field("solutions", &self.solutions)
+            .field("exact", &self.exact)
+            .field("notation", &self.notation)
+            .field("threads", &self.threads)
+            .field("many", &self.many)
+            .finish()
+    }
+}
+
+fn bad(field: &'static str, reason: impl Into<String>) -> SearchError {
+    SearchError::BadRequest {
+        field,
+        reason: reason.into(),
+    }
+}
+
+impl Request {
+    /// Checks that the options go together; the error names the field at fault.
+    pub fn check(&self) -> Result<(), SearchError> {
+        use Algorithm::{Astar, Auto, Fast, Idastar};
+        if let Some(w) = self.weight {
+            if !(1.0..=100.0).contains(&w) {
+                return Err(bad("weight", format!("expected from 1 to 100, found {w}")));
+            }
+            if self.solutions.is_some()
+                || self.metric == Metric::Mtm
+                || !matches!(self.algorithm, Auto | Idastar | Astar)
+                || (self.algorithm == Astar && (self.pdb.is_some() || self.pdbs.is_some()))
+            {
+                return Err(bad(
+                    "weight",
+                    "weighted search is IDA* (algorithm auto or idastar, with or without pattern \
+                     databases) or A* (algorithm astar); not with several solutions or the \
+                     multi-tile metric",
+                ));
+            }
+        }
+        if self.exact && (self.weight.is_some() || self.algorithm == Fast) {
+            return Err(bad(
+                "exact",
+                "proven-optimal answers only; a weight and the fast solver give others",
+            ));
+        }
+        if self.metric == Metric::Mtm
+            && (self.solutions.is_some() || !matches!(self.algorithm, Auto | Idastar))
+        {
+            return Err(bad(
+                "metric",
+                "mtm is solved by idastar (or auto), one solution a board",
+            ));
+        }
+        if self.solutions.is_some() && !matches!(self.algorithm, Auto | Idastar) {
+            return Err(bad(
+                "solutions",
+                "several solutions are enumerated by idastar (or auto)",
+            ));
+        }
+        if self.pdb.is_some() && !matches!(self.algorithm, Auto | Idastar | Fast) {
+            return Err(bad(
+                "pdb",
+                "pattern databases guide idastar (or auto, or weighted IDA*)",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The goal for `board`: the request's (its size checked), or the solved board.
+    pub fn goal_for(&self, board: &Board) -> Result<Board, SearchError> {
+        match &self.goal {
+            Some(g) if g.size() != board.size() => Err(SearchError::SizeMismatch {
+                start: board.size(),
+                goal: g.size(),
+            }),
+            Some(g) => Ok(g.clone()),
+            None => Ok(Board::solved(board.size())),
+        }
+    }
+}
+
+/// What the core tells its caller while it works.
+#[derive(Debug)]
+pub enum Event<'a> {
+    /// Something the person asking should hear (a database being built or refused, a
+    /// table left out); said once, where it happens.
+    Note(&'a str),
+    /// A build's progress: what is built, and how far it has come.
+    Building {
+        /// What is built (`pdb 5`, `analyzing 3x4`).
+        what: &'a str,
+        /// How far.
+        progress: &'a Progress,
+    },
+    /// A build that reported progress has ended.
+    Built {
+        /// What was built.
+        what: &'a str,
+    },
+}
+
+/// A listener for [`Event`]s, shared by every thread.
+pub type Listener = Arc<dyn Fn(&Event<'_>) + Send + Sync>;
+
+/// Where databases and tables come from.
+#[derive(Clone, Default)]
+pub struct Sources {
+    /// The folder of pattern databases (loaded from, and saved to when built).
+    pub pdb_dir: Option<PathBuf>,
+    /// The folder of distance tables.
+    pub table_dir: Option<PathBuf>,
+    /// How database files are brought in.
+    pub load: Load,
+    /// Databases loaded beforehand, per goal: the partition's name and the databases.
+    pub pdbs: Vec<(Board, String, Arc<PdbHeuristic>)>,
+    /// `table` on more than 9 cells builds a table when none is kept, and saves it.
+    pub build_tables: bool,
+    /// Told of notes and build progress.
+    pub listener: Option<Listener>,
+}
+
+/// Databases found for a goal: the partition's name and the databases.
+type Named = (String, Arc<PdbHeuristic>);
+
+/// What a look for databases found: the goal, the partition asked for (`None`: auto's
+/// choice), whether a build was allowed, and the databases if any.
+type Found = (Board, Option<String>, bool, Option<Named>);
+
+/// What boards share: the sources, and the databases and tables already at hand.
+pub struct Core {
+    sources: Sources,
+    /// Per goal, partition asked for (`None`: auto's choice) and whether a build was
+    /// allowed: what was found.
+    pdbs: Mutex<Vec<Found>>,
+    /// Per goal: the distance table, if there is one to be had.
+    tables: Mutex<HashMap<Board, Option<Arc<DistanceTable>>>>,
+    /// Per goal: boards `auto` answered without a table.
+    seen: Mutex<HashMap<Board, usize>>,
+    /// The multi-tile tables, once looked for.
+    mtm: OnceLock<Option<Arc<MtmRows>>>,
+}
+
+/// One board's answer.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    /// The report every face prints.
+    pub report: Report,
+    /// The solution's moves (the first one with several; empty when unsolvable).
+    pub moves: Vec<Direction>,
+    /// The statistics of the search that answered.
+    pub stats: crate::solution::Stats,
+    /// Every solution found when several were asked for.
+    pub solutions: Vec<Vec<Direction>>,
+    /// What the caller should tell the person asking about this board (an exact search
+    /// that ran out and was answered fast, a table found unsound).
+    pub notes: Vec<String>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// About how many seconds building the database of `tiles` for `goal` takes on `threads`
+/// threads (0: all cores): 17 million (placement, blank cell) states a second per core
+/// here (the 8-tile 4x4 table, 4.15 billion, took 121 s on 2 cores).
+pub fn build_seconds(goal: &Board, tiles: &[u8], threads: usize) -> f64 {
+    let cores = resolve_threads(threads);
+    let entries = Placement::new(goal.size().cells(), tiles.len()).count();
+    let states = entries as f64 * (goal.size().cells() - tiles.len()) as f64;
+    states / (17e6 * cores as f64)
+}
+
+impl Core {
+    /// A core over `sources`, with nothing loaded yet.
+    pub fn new(sources: Sources) -> Core {
+        Core {
+            sources,
+            pdbs: Mutex::new(Vec::new()),
+            tables: Mutex::new(HashMap::new()),
+            seen: Mutex::new(HashMap::new()),
+            mtm: OnceLock::new(),
+        }
+    }
+
+    /// The sources this core reads.
+    pub fn sources(&self) -> &Sources {
+        &self.sources
+    }
+
+    fn tell(&self, e: &Event<'_>) {
+        if let Some(l) = &self.sources.listener {
+            l(e);
+        }
+    }
+
+    fn note(&self, text: &str) {
+        self.tell(&Event::Note(text));
+    }
+
+    /// Builds one database, telling the listener, and saves it in the database folder;
+    /// `must_save`: a database that cannot be saved is an error.
+    pub fn build_pdb(
+        &self,
+        goal: &Board,
+        tiles: &[u8],
+        limits: &Limits,
+        threads: usize,
+        must_save: bool,
+    ) -> Result<PatternDb, SearchError> {
+        let entries = Placement::new(goal.size().cells(), tiles.len()).count();
+        let large = entries > 1_000_000;
+        if large {
+            let secs = build_seconds(goal, tiles, threads);
+            let eta = if secs >= 90.0 {
+                format!("about {:.0} minutes", secs / 60.0)
+            } else {
+                format!("about {:.0} s", secs.max(1.0))
+            };
+            self.note(&format!(
+                "building the pattern database of tiles {tiles:?} for {} ({entries} entries, \
+                 about {} of memory, {eta}); it is saved for next time",
+                goal.size(),
+                crate::error::human_bytes(build_memory(goal.size(), tiles.len()))
+            ));
+        }
+        let what = format!("pdb {}", tiles.len());
+        let db = PatternDb::build(goal, tiles, limits, threads, &mut |p| {
+            if large {
+                self.tell(&Event::Building {
+                    what: &what,
+                    progress: p,
+                });
+            }
+        });
+        if large {
+            self.tell(&Event::Built { what: &what });
+        }
+        let db = db?;
+        match &self.sources.pdb_dir {
+            Some(d) => {
+                let path = d.join(file_name(goal, tiles));
+                match db.save(&path) {
+                    Err(e) if must_save => {
+                        return Err(SearchError::Unsupported {
+                            algorithm: "pdb build",
+                            reason: format!("cannot save {}: {e}", path.display()),
+                        })
+                    }
+                    Err(e) => self.note(&format!("cannot save {}: {e}", path.display())),
+                    Ok(()) if large => self.note(&format!("saved {}", path.display())),
+                    Ok(()) => {}
+                }
+            }
+            None => self.note("no database folder: the database is not saved"),
+        }
+        Ok(db)
+    }
+
+    /// The database of `tiles` for `goal` from the folder, if there and sound (a note
+    /// says why one there is not used, and `then` what happens instead).
+    fn load_pdb(&self, goal: &Board, tiles: &[u8], then: &str) -> Option<PatternDb> {
+        let path = self.sources.pdb_dir.as_ref()?.join(file_name(goal, tiles));
+        if std::fs::symlink_metadata(&path).is_err() {
+            return None;
+        }
+        match PatternDb::open_checked(&path, goal, tiles, self.sources.load) {
+            Ok(db) => Some(db),
+            Err(e) => {
+                self.note(&format!("{}: {e}; {then}", path.display()));
+                None
+            }
+        }
+    }
+
+    /// The databases of partition `spec` for `goal`: each loaded, or built (and saved)
+    /// within the time limit, every build counting against it.
+    pub fn named_pdbs(
+        &self,
+        goal: &Board,
+        spec: &str,
+        limits: &Limits,
+    ) -> Result<PdbHeuristic, SearchError> {
+        let parts = partition(goal, spec).map_err(|e| bad("pdb", e))?;
+        let started = Instant::now();
+        let mut dbs = Vec::new();
+        for tiles in &parts {
+            let limits = Limits {
+                time_limit: limits
+                    .time_limit
+                    .map(|t| t.saturating_sub(started.elapsed())),
+                ..limits.clone()
+            };
+            let db = match self.load_pdb(goal, tiles, "rebuilding it") {
+                Some(db) => db,
+                None => {
+                    let secs = build_seconds(goal, tiles, 0);
+                    if let Some(t) = limits.time_limit.filter(|t| secs > t.as_secs_f64()) {
+                        return Err(SearchError::BuildTooLong {
+                            what: format!(
+                                "the pattern database of tiles {tiles:?} for {}",
+                                goal.size()
+                            ),
+                            seconds: secs,
+                            left: t.as_secs_f64(),
+                        });
+                    }
+                    self.build_pdb(goal, tiles, &limits, 0, false)?
+                }
+            };
+            dbs.push(db);
+        }
+        PdbHeuristic::new(goal, dbs).map_err(|e| bad("pdb", e))
+    }
+
+    /// The databases of `spec` for `goal` if every one is in the folder and sound;
+    /// nothing is built.
+    pub fn cached_pdbs(&self, goal: &Board, spec: &str) -> Option<PdbHeuristic> {
+        self.sources.pdb_dir.as_ref()?;
+        let parts = partition(goal, spec).ok()?;
+        let mut dbs = Vec::new();
+        for tiles in &parts {
+            dbs.push(self.load_pdb(goal, tiles, "not used")?);
+        }
+        PdbHeuristic::new(goal, dbs).ok()
+    }
+
+    /// The databases `auto` uses for `goal`: preloaded, else a cached set (the strongest
+    /// first), else the first set whose missing databases build within `budget` seconds
+    /// and the memory limit (built and saved, with a note), else none.
+    fn auto_pdbs(
+        &self,
+        goal: &Board,
+        limits: &Limits,
+        budget: f64,
+    ) -> Result<Option<(String, PdbHeuristic)>, SearchError> {
+        let size = goal.size();
+        let candidates: &[&str] = match (size.width(), size.height()) {
+            (4, 4) => &["7-8", "6-6-3", "5-5-5"],
+            (5, 5) => &["6-6-6-6"],
+            _ => &["auto"],
+        };
+        for spec in candidates {
+            if let Some(h) = self.cached_pdbs(goal, spec) {
+                return Ok(Some((spec.to_string(), h)));
+            }
+        }
+        for spec in candidates {
+            let Ok(parts) = partition(goal, spec) else {
+                continue;
+            };
+            let secs: f64 = parts.iter().map(|t| build_seconds(goal, t, 0)).sum();
+            let memory = parts
+                .iter()
+                .map(|t| build_memory(size, t.len()))
+                .max()
+                .unwrap_or(0);
+            if secs <= budget && memory <= limits.max_memory {
+                self.note(&format!(
+                    "auto: building the {spec} pattern databases for {size} (about {:.0} s; \
+                     larger sets are built only when named, e.g. npuzzle pdb build --size {size})",
+                    secs.max(1.0)
+                ));
+                return self
+                    .named_pdbs(goal, spec, limits)
+                    .map(|h| Some((spec.to_string(), h)));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The databases for `goal` under `spec` (`None`: auto's choice: preloaded, cached, or
+    /// a set that builds within `budget` seconds), looked for once per core (whichever
+    /// thread asks first; the others wait and share).
+    pub fn pdbs_for(
+        &self,
+        goal: &Board,
+        spec: Option<&str>,
+        limits: &Limits,
+        budget: f64,
+    ) -> Result<Option<Named>, SearchError> {
+        if spec.is_none() {
+            if let Some((_, name, h)) = self.sources.pdbs.iter().find(|(g, _, _)| g == goal) {
+                return Ok(Some((name.clone(), h.clone())));
+            }
+        }
+        let may_build = budget > 0.0;
+        let mut pdbs = lock(&self.pdbs);
+        if let Some((_, _, _, found)) = pdbs
+            .iter()
+            .find(|(g, s, b, _)| g == goal && s.as_deref() == spec && *b == may_build)
+        {
+            return Ok(found.clone());
+        }
+        let found = match spec {
+            Some(spec) => Some((spec.to_string(), self.named_pdbs(goal, spec, limits)?)),
+            None => self.auto_pdbs(goal, limits, budget)?,
+        };
+        let found = found.map(|(n, h)| (n, Arc::new(h)));
+        pdbs.push((
+            goal.clone(),
+            spec.map(str::to_string),
+            may_build,
+            found.clone(),
+        ));
+        Ok(found)
+    }
+
+    /// The distance table for `goal`: at hand, else from the table folder, else (with
+    /// `build`) built and saved; `None` if there is none to be had.
+    fn table_for(
+        &self,
+        goal: &Board,
+        limits: &Limits,
+        build: bool,
+    ) -> Result<Option<Arc<DistanceTable>>, SearchError> {
+        let mut tables = lock(&self.tables);
+        if let Some(Some(t)) = tables.get(goal) {
+            return Ok(Some(t.clone()));
+        }
+        if let Some(None) = tables.get(goal) {
+            if !build {
+                return Ok(None);
+            }
+        }
+        let mut found = self.load_table(goal);
+        if found.is_none() && build {
+            let t = self.build_table(goal, limits)?;
+            self.save_table(&t);
+            found = Some(t);
+        }
+        let found = found.map(Arc::new);
+        tables.insert(goal.clone(), found.clone());
+        Ok(found)
+    }
+
+    /// The file name of the table for `goal` in the table folder.
+    pub fn table_file(goal: &Board) -> String {
+        format!(
+            "table-{}-{:016x}.npz",
+            goal.size(),
+            crate::files::checksum(goal.cells())
+        )
+    }
+
+    fn load_table(&self, goal: &Board) -> Option<DistanceTable> {
+        let path = self
+            .sources
+            .table_dir
+            .as_ref()?
+            .join(Core::table_file(goal));
+        if std::fs::symlink_metadata(&path).is_err() {
+            return None;
+        }
+        match DistanceTable::load(&path) {
+            Ok(t) if t.goal() == goal => Some(t),
+            Ok(t) => {
+                self.note(&format!(
+                    "{}: expected a table for goal {goal}, found one for {}; ignoring it",
+                    path.display(),
+                    t.goal()
+                ));
+                None
+            }
+            Err(e) => {
+                self.note(&format!("{}: {e}; ignoring it", path.display()));
+                None
+            }
+        }
+    }
+
+    /// Builds the table for `goal` (with progress and a note on large sizes).
+    pub fn build_table(&self, goal: &Board, limits: &Limits) -> Result<DistanceTable, SearchError> {
+        let size = goal.size();
+        let states: f64 = (2..=size.cells()).map(|k| k as f64).product::<f64>() / 2.0;
+        let large = states > 5e6;
+        if large && crate::analysis::memory_needed(size) <= limits.max_memory {
+            self.note(&format!(
+                "searching all {states:.0} states of {size} to goal {goal} (about {} of memory)",
+                crate::error::human_bytes(crate::analysis::memory_needed(size))
+            ));
+        }
+        let what = format!("analyzing {size}");
+        let result = crate::analysis::analyze(goal, limits, 0, 0, &mut |p| {
+            if large {
+                self.tell(&Event::Building {
+                    what: &what,
+                    progress: p,
+                });
+            }
+        });
+        if large {
+            self.tell(&Event::Built { what: &what });
+        }
+        Ok(result?.table)
+    }
+
+    /// Saves a table in the table folder, saying where (or why not).
+    pub fn save_table(&self, table: &DistanceTable) {
+        let Some(dir) = &self.sources.table_dir else {
+            self.note("no cache folder: the table is not saved");
+            return;
+        };
+        let path = dir.join(Core::table_file(table.goal()));
+        match table.save(&path) {
+            Ok(()) => self.note(&format!(
+                "table saved to {} ({})",
+                path.display(),
+                crate::error::human_bytes(table.memory())
+            )),
+            Err(e) => self.note(&format!("cannot save the table to {}: {e}", path.display())),
+        }
+    }
+
+    /// The multi-tile tables from the database folder, once (a note if missing or
+    /// unsound).
+    pub fn mtm_tables(&self) -> Option<Arc<MtmRows>> {
+        self.mtm
+            .get_or_init(|| {
+                let t = match self.sources.pdb_dir.as_deref().map(load_mtm) {
+                    Some(Ok(t)) => t,
+                    Some(Err(e)) => {
+                        self.note(&e);
+                        None
+                    }
+                    None => None,
+                };
+                if t.is_none() {
+                    self.note(
+                        "no multi-tile tables cached: 4x4 boards are searched with the walking \
+                         distance, which can take minutes; `npuzzle pdb build --size 4x4 \
+                         --metric mtm` (about 2 minutes, 504 MB) makes them a second or less",
+                    );
+                }
+                t.map(Arc::new)
+            })
+            .clone()
+    }
+
+    /// Answers `board` as `request` asks: the report every face prints, the moves, and
+    /// the notes for the person asking.
+    pub fn answer(&self, board: &Board, request: &Request) -> Result<Answer, SearchError> {
+        request.check()?;
+        let goal = request.goal_for(board)?;
+        let started = Instant::now();
+        let mut notes = Vec::new();
+        let cells = board.size().cells();
+        let h = request.heuristic.unwrap_or(HeuristicKind::LinearConflict);
+        let report =
+            |sol: &Solution, algo: Algorithm, name: Option<&str>, weight: Option<f64>| -> Report {
+                Report::solved(
+                    board,
+                    &goal,
+                    sol,
+                    algo,
+                    name,
+                    request.metric,
+                    weight,
+                    request.notation,
+                )
+            };
+        let done = |report: Report, sol: Solution, notes: Vec<String>| Answer {
+            report,
+            stats: sol.stats,
+            moves: sol.moves,
+            solutions: Vec::new(),
+            notes,
+        };
+        // An unsolvable board is an answer, whatever was asked.
+        // (The sizes match: goal_for checked them.)
+        if !crate::parity::is_solvable(board, &goal).unwrap_or(false) {
+            let report = Report::unsolvable(
+                board,
+                request.algorithm,
+                None,
+                request.metric,
+                request.notation,
+            );
+            return Ok(Answer {
+                report,
+                moves: Vec::new(),
+                stats: Default::default(),
+                solutions: Vec::new(),
+                notes,
+            });
+        }
+        // Several solutions: IDA* over every path within the optimum.
+        if let Some(max) = request.solutions {
+            let (all, stats) = search::idastar_all(board, &goal, h, &request.limits, max)?;
+            let first = Solution {
+                moves: all.first().cloned().unwrap_or_default(),
+                stats,
+            };
+            let mut r = report(&first, Algorithm::Idastar, Some(h.name()), None);
+            r.solutions = Some(
+                all.iter()
+                    .map(|m| request.notation.format(board, m))
+                    .collect(),
+            );
+            let mut a = done(r, first, notes);
+            a.solutions = all;
+            return Ok(a);
+        }
+        let given = request.pdbs.clone();
+        let wants_pdb = request.pdb.is_some() || given.is_some();
+        let auto_pdb_size = (16..FAST_FROM).contains(&cells);
+        // Weighted A*, and weighted IDA* without databases (with them: below).
+        if let Some(w) = request.weight {
+            let auto_pdb = request.algorithm == Algorithm::Auto
+                && request.heuristic.is_none()
+                && auto_pdb_size;
+            if request.algorithm == Algorithm::Astar || !(wants_pdb || auto_pdb) {
+                let (sol, algo) = if request.algorithm == Algorithm::Astar {
+                    let s = search::astar_weighted(board, &goal, h, w, &request.limits)?;
+                    (s, Algorithm::Astar)
+                } else {
+                    let s = search::idastar_weighted(board, &goal, h, w, &request.limits)?;
+                    (s, Algorithm::Idastar)
+                };
+                return Ok(done(
+                    report(&sol, algo, Some(h.name()), Some(w)),
+                    sol,
+                    notes,
+                ));
+            }
+        }
+        if request.metric == Metric::Mtm {
+            let tables = MtmRows::serves(&goal).then(|| self.mtm_tables()).flatten();
+            let name = match tables {
+                Some(_) => "multi-tile tables (goal rows, columns, blocks)",
+                None => "multi-tile walking distance",
+            };
+            let sol = search::idastar_mtm_pdb(board, &goal, tables.as_deref(), &request.limits)?;
+            return Ok(done(
+                report(&sol, Algorithm::Idastar, Some(name), None),
+                sol,
+                notes,
+            ));
+        }
+        // Pattern databases: given, named, or auto's on 16 to 25 cells unless a heuristic
+        // was named (a cached set, or one that builds within a minute and the time left).
+        let auto_pdbs =
+            request.algorithm == Algorithm::Auto && request.heuristic.is_none() && auto_pdb_size;
+        let db_search = matches!(request.algorithm, Algorithm::Auto | Algorithm::Idastar);
+        let pdb =
+            if let Some(g) = given.filter(|_| db_search || request.algorithm == Algorithm::Fast) {
+                Some(g)
+            } else if request.pdb.is_some() && db_search {
+                self.pdbs_for(
+                    &goal,
+                    request.pdb.as_deref(),
+                    &request.limits,
+                    AUTO_BUILD_SECONDS,
+                )?
+            } else if auto_pdbs {
+                let budget = request.limits.time_limit.map_or(AUTO_BUILD_SECONDS, |t| {
+                    t.as_secs_f64().min(AUTO_BUILD_SECONDS)
+                });
+                self.pdbs_for(&goal, None, &request.limits, budget)?
+            } else {
+                None
+            };
+        let limits = self.exact_limits(request, cells, started);
+        if let Some((spec, h)) = pdb
+            .as_ref()
+            .filter(|_| request.algorithm != Algorithm::Fast)
+        {
+            let name = format!(
+                "pdb {spec}{}",
+                if h.reflects() { " + reflection" } else { "" }
+            );
+            let threads = resolve_threads(request.threads);
+            let result = match request.weight {
+                Some(w) => search::idastar_pdb_weighted(board, &goal, h, w, &limits, threads),
+                None => search::idastar_pdb_parallel(board, &goal, h, &limits, threads),
+            };
+            return self.anytime(
+                request,
+                board,
+                &goal,
+                result,
+                Some(h),
+                &limits,
+                notes,
+                |sol| report(sol, Algorithm::Idastar, Some(&name), request.weight),
+            );
+        }
+        // The fast solver on 16 to 25 cells: the weighted database search when a set
+        // for the goal is at hand (nothing is built for it), else the reduction solver.
+        if request.algorithm == Algorithm::Fast && auto_pdb_size {
+            let at_hand = match pdb {
+                Some(p) => Some(p),
+                None => self.pdbs_for(&goal, None, &request.limits, 0.0)?,
+            };
+            if let Some((spec, h)) = at_hand {
+                let ans = search::fast_pdb(board, &goal, &h, &limits)?;
+                let name = format!("weighted pdb {spec}");
+                let name = ans.weight.is_some().then_some(name.as_str());
+                let r = report(&ans.solution, Algorithm::Fast, name, ans.weight)
+                    .with_lower_bound(ans.lower_bound);
+                return Ok(done(r, ans.solution, notes));
+            }
+        }
+        // Distance tables, IDA*, the fast solver on big boards: per size.
+        let (result, algo) = self.search(board, &goal, request, h, &limits, &mut notes);
+        let name = algo.uses_heuristic().then_some(h.name());
+        let weight = request.weight;
+        self.anytime(request, board, &goal, result, None, &limits, notes, |sol| {
+            report(sol, algo, name, weight.filter(|_| algo != Algorithm::Fast))
+        })
+    }
+
+    /// A board's limits: what is left of its time limit after building databases; with
+    /// auto on more than 16 cells and no limit given (and exact answers not required),
+    /// [`AUTO_EXACT_SECONDS`].
+    fn exact_limits(&self, request: &Request, cells: usize, started: Instant) -> Limits {
+        let mut l = request.limits.clone();
+        match l.time_limit {
+            Some(t) => l.time_limit = Some(t.saturating_sub(started.elapsed())),
+            None if request.algorithm == Algorithm::Auto && !request.exact && cells > 16 => {
+                l.time_limit = Some(Duration::from_secs(AUTO_EXACT_SECONDS))
+            }
+            None => {}
+        }
+        l
+    }
+
+    /// The search without databases: `auto` resolved per size (a table, IDA*, or the
+    /// quick exact search and the fast solver past 25 cells), or the named one.
+    fn search(
+        &self,
+        board: &Board,
+        goal: &Board,
+        request: &Request,
+        h: HeuristicKind,
+        limits: &Limits,
+        notes: &mut Vec<String>,
+    ) -> (Result<Solution, SearchError>, Algorithm) {
+        let cells = board.size().cells();
+        let algo = request.algorithm;
+        let table = match algo {
+            // A kept table, else (past 9 cells, where told to) one built and saved, else
+            // one built in memory for the goal.
+            Algorithm::Table => {
+                let kept = self.table_for(goal, limits, self.sources.build_tables && cells > 9);
+                match kept {
+                    Ok(Some(t)) => Some(t),
+                    Ok(None) => match self.memory_table(goal, limits) {
+                        Ok(t) => Some(t),
+                        Err(e) => return (Err(e), algo),
+                    },
+                    Err(e) => return (Err(e), algo),
+                }
+            }
+            Algorithm::Auto => {
+                // A cached table answers any board of its goal; on 7-9 cells one is built
+                // after TABLE_AFTER boards of a goal (or at once, when told many come).
+                let seen = {
+                    let mut seen = lock(&self.seen);
+                    let n = seen.entry(goal.clone()).or_insert(0);
+                    *n += 1;
+                    *n
+                };
+                let build = cells <= 6 || (cells <= 9 && (request.many || seen > TABLE_AFTER));
+                match self.table_for(goal, limits, false) {
+                    Ok(Some(t)) => Some(t),
+                    _ if build => match self.memory_table(goal, limits) {
+                        Ok(t) => Some(t),
+                        // A table is only a way to go faster: one that does not fit is
+                        // left out, and the board is searched.
+                        Err(e) => {
+                            notes.push(format!(
+                                "no distance table for goal {goal} ({e}); solving by idastar"
+                            ));
+                            None
+                        }
+                    },
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        if let Some(t) = table {
+            match t.solve(board) {
+                Ok(sol) => return (Ok(sol), Algorithm::Table),
+                Err(e @ SearchError::Inconsistent { .. }) => {
+                    // A table that contradicts itself is dropped; the board is searched.
+                    lock(&self.tables).insert(goal.clone(), None);
+                    notes.push(format!(
+                        "the distance table for goal {goal} is unusable ({e}); solving by \
+                         idastar instead"
+                    ));
+                    return (
+                        search::solve(board, goal, Algorithm::Idastar, h, limits),
+                        Algorithm::Idastar,
+                    );
+                }
+                Err(e) => return (Err(e), Algorithm::Table),
+            }
+        }
+        match algo {
+            Algorithm::Auto if cells >= FAST_FROM && !request.exact => {
+                match search::quick_or_fast(board, goal, h, limits) {
+                    Ok((sol, ran)) => (Ok(sol), ran),
+                    Err(e) => (Err(e), Algorithm::Fast),
+                }
+            }
+            Algorithm::Auto => (
+                search::solve(board, goal, Algorithm::Idastar, h, limits),
+                Algorithm::Idastar,
+            ),
+            a => (search::solve(board, goal, a, h, limits), a),
+        }
+    }
+
+    /// The table for `goal` built in memory (not saved) and kept for the core's later
+    /// boards of that goal.
+    fn memory_table(
+        &self,
+        goal: &Board,
+        limits: &Limits,
+    ) -> Result<Arc<DistanceTable>, SearchError> {
+        let mut tables = lock(&self.tables);
+        if let Some(Some(t)) = tables.get(goal) {
+            return Ok(t.clone());
+        }
+        let t = Arc::new(DistanceTable::build(goal, limits)?);
+        tables.insert(goal.clone(), Some(t.clone()));
+        Ok(t)
+    }
+
+    /// With `auto` (and exact answers not required), an exact search that ran out of
+    /// time or nodes is answered by the fast solver (with databases, the weighted
+    /// database search) with the bound it proved, and a note saying so.
+    #[allow(clippy::too_many_arguments)]
+    fn anytime(
+        &self,
+        request: &Request,
+        board: &Board,
+        goal: &Board,
+        result: Result<Solution, SearchError>,
+        pdb: Option<&PdbHeuristic>,
+        limits: &Limits,
+        mut notes: Vec<String>,
+        report: impl Fn(&Solution) -> Report,
+    ) -> Result<Answer, SearchError> {
+        let finish = |r: Report, sol: Solution, notes: Vec<String>| Answer {
+            report: r,
+            stats: sol.stats,
+            moves: sol.moves,
+            solutions: Vec::new(),
+            notes,
+        };
+        if request.algorithm != Algorithm::Auto || request.exact {
+            let sol = result?;
+            return Ok(finish(report(&sol), sol, notes));
+        }
+        let stopped = match &result {
+            Err(SearchError::TimeLimit { elapsed, .. }) => Some(*elapsed),
+            _ => None,
+        };
+        match search::or_fast(board, goal, result, pdb, limits)? {
+            (ans, Some(bound)) => {
+                notes.push(format!(
+                    "{board}: the exact search stopped after {:.1} s having proven {bound}; \
+                     answered by the fast solver (ask for exact answers to wait for a proven one)",
+                    stopped.map_or(0.0, |d| d.as_secs_f64())
+                ));
+                let r = Report::solved(
+                    board,
+                    goal,
+                    &ans.solution,
+                    Algorithm::Fast,
+                    None,
+                    request.metric,
+                    ans.weight,
+                    request.notation,
+                )
+                .with_lower_bound(bound.max(ans.lower_bound));
+                Ok(finish(r, ans.solution, notes))
+            }
+            (ans, None) => Ok(finish(report(&ans.solution), ans.solution, notes)),
+        }
+    }
+}
+
+/// The file of the multi-tile tables (`pdb build --metric mtm`) in the database folder.
+pub const MTM_FILE: &str = "mtm-4x4-rows-blocks.npz";
+
+/// The multi-tile tables in the database folder `dir`: `None` if there are none, an error
+/// naming the file if they are there but unsound (or not a regular file).
+pub fn load_mtm(dir: &std::path::Path) -> Result<Option<MtmRows>, String> {
+    let path = dir.join(MTM_FILE);
+    match crate::files::read_regular(&path) {
+        Ok(bytes) => MtmRows::from_bytes(bytes).map(Some).map_err(|e| {
+            format!(
+                "{}: {e}; not used (rebuild: npuzzle pdb build --size 4x4 --metric mtm --force)",
+                path.display()
+            )
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("{}: {e}; not used", path.display())),
+    }
+}
