@@ -375,6 +375,8 @@ struct Solution {
     peak_stored: u64,
     /// Seconds the search took.
     seconds: f64,
+    /// Every solution found when several were asked for (`solutions=N`), else None.
+    solutions: Option<Vec<String>>,
 }
 
 #[pymethods]
@@ -418,6 +420,7 @@ impl Solution {
             generated: r.generated,
             peak_stored: r.peak_stored,
             seconds: r.seconds,
+            solutions: r.solutions,
         }
     }
 
@@ -443,7 +446,7 @@ impl Solution {
             generated: self.generated,
             peak_stored: self.peak_stored,
             seconds: self.seconds,
-            solutions: None,
+            solutions: self.solutions.clone(),
         }
     }
 }
@@ -451,12 +454,15 @@ impl Solution {
 /// Solves one board. `algorithm`: auto, bfs, bibfs, astar, iddfs, idastar, table or fast;
 /// `heuristic` for astar and idastar; `weight` (1 to 100) for weighted IDA*; `metric`
 /// "mtm" counts a row or column slid at once as one move; `pdbs` (PatternDatabases for
-/// the goal) make auto and idastar use them; `time_limit` in seconds. With auto, a
-/// search that runs out of time is answered by the fast solver (optimal False, with the
-/// lower bound proven); a named algorithm raises TimeoutError.
+/// the goal) make auto and idastar use them; `time_limit` in seconds; `solutions=N` lists
+/// up to N optimal solutions (IDA*). With auto, a search that runs out of time is
+/// answered by the fast solver (optimal False, with the lower bound proven); a named
+/// algorithm raises TimeoutError. The answer is the library's, as `npuzzle solve --json`
+/// and the server give it.
 #[pyfunction]
 #[pyo3(signature = (board, goal=None, algorithm="auto", heuristic=None, weight=None,
-                    time_limit=None, size=None, notation="tile", metric="stm", pdbs=None))]
+                    time_limit=None, size=None, notation="tile", metric="stm", pdbs=None,
+                    solutions=None))]
 #[allow(clippy::too_many_arguments)]
 fn solve(
     py: Python<'_>,
@@ -470,6 +476,7 @@ fn solve(
     notation: &str,
     metric: &str,
     pdbs: Option<&PatternDatabases>,
+    solutions: Option<usize>,
 ) -> PyResult<Solution> {
     let b = board_arg(board, size, "board")?;
     let g = goal_arg(goal, b.size())?;
@@ -510,6 +517,7 @@ fn solve(
         metric,
         notation,
         limits,
+        solutions,
         ..Request::default()
     };
     // Options that do not go together are refused in the library's words (the field

@@ -185,6 +185,12 @@ pub struct SolveRequest {
     /// A weight from 1 to 100 for weighted IDA*.
     #[serde(default)]
     pub weight: Option<f64>,
+    /// Up to this many optimal solutions (1 to 1000), listed in `solutions`.
+    #[serde(default)]
+    pub solutions: Option<usize>,
+    /// Seconds the search may take, at most the server's own limit.
+    #[serde(default)]
+    pub time_limit: Option<f64>,
 }
 
 /// A compare request: the board, and its size and goal where needed.
@@ -238,7 +244,12 @@ struct Job {
     notation: Notation,
     metric: Metric,
     weight: Option<f64>,
+    solutions: Option<usize>,
+    time_limit: Option<std::time::Duration>,
 }
+
+/// Most solutions one request may list.
+const MAX_SOLUTIONS: usize = 1000;
 
 fn job(req: &SolveRequest) -> Result<Job, Rejected> {
     let bad = |m: String| reject(StatusCode::UNPROCESSABLE_ENTITY, m);
@@ -269,6 +280,22 @@ fn job(req: &SolveRequest) -> Result<Job, Rejected> {
             .map_err(|e| bad(format!("metric: {e}")))?,
         None => Metric::Stm,
     };
+    if let Some(n) = req.solutions {
+        if !(1..=MAX_SOLUTIONS).contains(&n) {
+            return Err(bad(format!(
+                "solutions: expected from 1 to {MAX_SOLUTIONS}, found {n}"
+            )));
+        }
+    }
+    let time_limit = match req.time_limit {
+        Some(t) if t > 0.0 && t.is_finite() => Some(std::time::Duration::from_secs_f64(t.min(1e6))),
+        Some(t) => {
+            return Err(bad(format!(
+                "time_limit: expected a positive number of seconds, found {t}"
+            )))
+        }
+        None => None,
+    };
     let job = Job {
         board,
         goal,
@@ -277,6 +304,8 @@ fn job(req: &SolveRequest) -> Result<Job, Rejected> {
         notation,
         metric,
         weight: req.weight,
+        solutions: req.solutions,
+        time_limit,
     };
     // Options that do not go together are refused before the request takes a place in
     // a lane, in the library's words (the field named as in the request).
@@ -315,7 +344,14 @@ fn request(job: &Job, limits: &Limits) -> Request {
         weight: job.weight,
         metric: job.metric,
         notation: job.notation,
-        limits: limits.clone(),
+        solutions: job.solutions,
+        limits: Limits {
+            time_limit: match (limits.time_limit, job.time_limit) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            },
+            ..limits.clone()
+        },
         threads: 1,
         ..Request::default()
     }

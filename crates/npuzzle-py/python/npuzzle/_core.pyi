@@ -1,7 +1,7 @@
 """Type stubs of the extension module (the functions re-exported by ``npuzzle``)."""
 
 from os import PathLike
-from typing import Any, Optional, Sequence, Tuple, Union
+from typing import Any, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -68,6 +68,7 @@ class Solution:
     generated: int
     peak_stored: int
     seconds: float
+    solutions: Optional[List[str]]
     def to_json(self) -> str:
         """The JSON object ``npuzzle solve --json`` prints."""
 
@@ -107,6 +108,7 @@ def solve(
     notation: str = "tile",
     metric: str = "stm",
     pdbs: Optional[PatternDatabases] = None,
+    solutions: Optional[int] = None,
 ) -> Solution:
     """Solves one board (TimeoutError when a named algorithm runs out of time)."""
 

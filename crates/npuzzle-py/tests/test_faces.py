@@ -1,0 +1,142 @@
+"""The three faces ask the library one question and give one answer: for boards of 3x3,
+4x4, 5x5 and 6x6 and every kind of option, `npuzzle solve --json`, the server's
+`/api/solve` and Python's `solve` agree on algorithm, heuristic, length, optimal, lower
+bound and moves."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import urllib.request
+
+import pytest
+
+import npuzzle
+
+from test_npuzzle import BIN, cli
+
+# The fields every face must agree on.
+FIELDS = ["solvable", "algorithm", "heuristic", "length", "optimal", "lower_bound", "weight", "moves", "solutions"]
+
+
+def walk(size: str, moves: int, seed: int) -> str:
+    out = cli("scramble", "--size", size, "--moves", str(moves), "--seed", str(seed))
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip()
+
+
+@pytest.fixture(scope="module")
+def faces(tmp_path_factory):
+    """The 5-5-5 databases built once in a folder of the test's own, and a server on a
+    free loopback port that preloaded them."""
+    pdb_dir = tmp_path_factory.mktemp("pdb")
+    empty = tmp_path_factory.mktemp("empty")
+    out = cli("pdb", "build", "--size", "4x4", "--pdb", "5-5-5", "--pdb-dir", str(pdb_dir))
+    assert out.returncode == 0, out.stderr
+    env = dict(os.environ, NPUZZLE_PDB_DIR=str(pdb_dir), NPUZZLE_CACHE_DIR=str(empty))
+    server = subprocess.Popen(
+        [BIN, "serve", "--bind", "127.0.0.1:0", "--pdb", "5-5-5"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    address = server.stdout.readline().strip().removeprefix("http://").rstrip("/")
+    assert address.startswith("127.0.0.1:"), address
+    pdbs = npuzzle.PatternDatabases.load(pdb_dir, "4x4", "5-5-5")
+    yield {"address": address, "pdb_dir": pdb_dir, "empty": empty, "pdbs": pdbs}
+    server.terminate()
+    server.wait(timeout=30)
+
+
+def ask_cli(faces, board: str, opts: dict, databases: bool) -> dict:
+    flags = ["solve", "--json"]
+    names = {"algorithm": "--algo", "heuristic": "--heuristic", "weight": "--weight", "metric": "--metric",
+             "solutions": "--first", "time_limit": "--time-limit", "notation": "--notation"}
+    for k, v in opts.items():
+        flags += [names[k], str(v)]
+    folder = faces["pdb_dir"] if databases else faces["empty"]
+    flags += ["--pdb-dir", str(folder), "--cache-dir", str(faces["empty"]), board]
+    out = cli(*flags)
+    assert out.returncode == 0, (board, opts, out.stderr)
+    return json.loads(out.stdout)
+
+
+def ask_server(faces, board: str, opts: dict) -> dict:
+    body = json.dumps({"board": board, **opts}).encode()
+    req = urllib.request.Request(
+        f"http://{faces['address']}/api/solve", data=body, headers={"content-type": "application/json"}
+    )
+    with urllib.request.urlopen(req, timeout=120) as r:
+        return json.loads(r.read())
+
+
+def ask_python(faces, board: str, opts: dict, databases: bool) -> dict:
+    kwargs = dict(opts)
+    if databases:
+        kwargs["pdbs"] = faces["pdbs"]
+    return json.loads(npuzzle.solve(board, **kwargs).to_json())
+
+
+def cases() -> list:
+    b3 = ["8 1 3/4 0 2/7 6 5", "8 6 7/2 5 4/3 0 1"]
+    b4 = "7 3 1 10/2 4 15 8/9 5 0 14/13 6 11 12"
+    out = []
+    # 3x3: auto, every algorithm, every heuristic, weighted, multi-tile, several solutions.
+    for b in b3:
+        out.append((b, {}, False))
+        for a in ["bfs", "bibfs", "astar", "iddfs", "idastar", "table", "fast"]:
+            out.append((b, {"algorithm": a}, False))
+        for h in ["misplaced", "manhattan", "linear-conflict", "walking-distance"]:
+            out.append((b, {"algorithm": "idastar", "heuristic": h}, False))
+            out.append((b, {"algorithm": "astar", "heuristic": h}, False))
+        out.append((b, {"algorithm": "idastar", "weight": 1.5}, False))
+        out.append((b, {"algorithm": "astar", "weight": 1.5}, False))
+        out.append((b, {"metric": "mtm"}, False))
+        out.append((b, {"solutions": 3}, False))
+        out.append((b, {"notation": "blank"}, False))
+    # 4x4: databases (auto and weighted) and without them.
+    out.append((b4, {}, True))
+    out.append((b4, {"weight": 1.5}, True))
+    out.append((b4, {"algorithm": "fast"}, True))
+    out.append((b4, {"heuristic": "linear-conflict"}, False))
+    out.append((b4, {"heuristic": "walking-distance", "weight": 1.5}, False))
+    out.append((b4, {"algorithm": "fast"}, False))
+    out.append((walk("4x4", 30, 5), {"solutions": 3}, False))
+    # 5x5 and 6x6: short walks solved exactly, a uniform 6x6 answered fast.
+    out.append((walk("5x5", 30, 3), {}, False))
+    out.append((walk("5x5", 40, 4), {"algorithm": "fast"}, False))
+    out.append((walk("6x6", 20, 2), {}, False))
+    u6 = cli("scramble", "--size", "6x6", "--seed", "9").stdout.strip()
+    out.append((u6, {}, False))
+    out.append((walk("6x6", 30, 6), {"weight": 2.0, "algorithm": "idastar"}, False))
+    return out
+
+
+@pytest.mark.parametrize("board,opts,databases", cases())
+def test_every_face_gives_the_librarys_answer(faces, board, opts, databases):
+    c = ask_cli(faces, board, opts, databases)
+    p = ask_python(faces, board, opts, databases)
+    for f in FIELDS:
+        assert c.get(f) == p.get(f), (f, board, opts, c, p)
+    if not databases and board.count("/") == 3 and "heuristic" not in opts and "solutions" not in opts:
+        # The server preloaded the 4x4 databases, so it answers as the CLI and Python do
+        # with them (the cases with databases above), not as they do without.
+        return
+    s = ask_server(faces, board, opts)
+    for f in FIELDS:
+        assert c.get(f) == s.get(f), (f, board, opts, c, s)
+
+
+def test_an_exact_search_out_of_time_is_answered_alike(faces):
+    """A 4x4 board whose Manhattan search outlasts its time limit: every face answers
+    with the fast solver, not proven optimal, with the same moves; the bound proved
+    depends on how far each search got, and is never above the optimum (38)."""
+    board = "7 3 1 10/2 4 15 8/9 5 0 14/13 6 11 12"
+    opts = {"heuristic": "misplaced", "time_limit": 0.3}
+    answers = [ask_cli(faces, board, opts, False), ask_python(faces, board, opts, False), ask_server(faces, board, opts)]
+    for a in answers:
+        assert a["algorithm"] == "fast" and a["optimal"] is False, a
+        assert a["lower_bound"] <= 38, a
+        assert (a["length"], a["moves"]) == (answers[0]["length"], answers[0]["moves"]), (a, answers[0])
