@@ -37,8 +37,15 @@ impl Default for Limits {
 }
 
 /// A safe share of this machine's memory: half of the total, or 80% of the memory
-/// available now if that is less. 2 GiB where `/proc/meminfo` cannot be read.
+/// available when first asked if that is less. 2 GiB where `/proc/meminfo` cannot be
+/// read. Read once per process: every request of a server made its default limits, and
+/// reading the file each time halved the requests a second it answered.
 pub fn default_memory_budget() -> u64 {
+    static BUDGET: OnceLock<u64> = OnceLock::new();
+    *BUDGET.get_or_init(read_memory_budget)
+}
+
+fn read_memory_budget() -> u64 {
     let Ok(text) = std::fs::read_to_string("/proc/meminfo") else {
         return 2 << 30;
     };

@@ -27,7 +27,8 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::time::{Duration, Instant};
 
 use crate::analysis::DistanceTable;
@@ -81,10 +82,6 @@ pub struct Request {
     pub limits: Limits,
     /// Threads for one board's database search (0: all cores).
     pub threads: usize,
-    /// The board is one of many: `auto` builds a distance table on 7 to 9 cells (about
-    /// 12 ms for 3x3, then microseconds a board) instead of searching each board by IDA*.
-    /// A board's answer depends on the request alone, never on the boards before it.
-    pub many: bool,
 }
 
 impl Default for Request {
@@ -102,7 +99,6 @@ impl Default for Request {
             notation: Notation::Tile,
             limits: Limits::default(),
             threads: 0,
-            many: false,
         }
     }
 }
@@ -121,7 +117,6 @@ impl std::fmt::Debug for Request {
             .field("exact", &self.exact)
             .field("notation", &self.notation)
             .field("threads", &self.threads)
-            .field("many", &self.many)
             .finish()
     }
 }
@@ -243,18 +238,33 @@ type Named = (String, Arc<PdbHeuristic>);
 /// choice), whether a build was allowed, and the databases if any.
 type Found = (Board, Option<String>, bool, Option<Named>);
 
+/// The last table a thread used, and the question it answered: (core, epoch, algorithm),
+/// goal, table.
+type Remembered = ((u64, u64, Algorithm), Board, Arc<DistanceTable>);
+
+thread_local! {
+    static LAST_TABLE: std::cell::RefCell<Option<Remembered>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Numbers cores, so that a thread's remembered table is never taken for another core's.
+static CORES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// What boards share: the sources, and the databases and tables already at hand.
 pub struct Core {
+    /// This core's number.
+    id: u64,
+    /// Raised whenever a table is dropped, so remembered ones are looked up again.
+    epoch: std::sync::atomic::AtomicU64,
     sources: Sources,
     /// Per goal, partition asked for (`None`: auto's choice) and whether a build was
     /// allowed: what was found.
     pdbs: Mutex<Vec<Found>>,
     /// Per goal: the distance table, if there is one to be had.
-    tables: Mutex<HashMap<Board, Option<Arc<DistanceTable>>>>,
+    tables: RwLock<HashMap<Board, Option<Arc<DistanceTable>>>>,
     /// Per goal: a table built in memory only (not kept in the folder). `auto` uses these
-    /// only under its own rule (small boards, many boards), so a board's answer never
+    /// only under its own rule (boards of at most 9 cells), so a board's answer never
     /// depends on what was asked before it.
-    memory: Mutex<HashMap<Board, Arc<DistanceTable>>>,
+    memory: RwLock<HashMap<Board, Arc<DistanceTable>>>,
     /// The multi-tile tables, once looked for.
     mtm: OnceLock<Option<Arc<MtmRows>>>,
 }
@@ -279,6 +289,14 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+fn read<T>(m: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
+    m.read().unwrap_or_else(|e| e.into_inner())
+}
+
+fn write<T>(m: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
+    m.write().unwrap_or_else(|e| e.into_inner())
+}
+
 /// About how many seconds building the database of `tiles` for `goal` takes on `threads`
 /// threads (0: all cores): 17 million (placement, blank cell) states a second per core
 /// here (the 8-tile 4x4 table, 4.15 billion, took 121 s on 2 cores).
@@ -293,10 +311,12 @@ impl Core {
     /// A core over `sources`, with nothing loaded yet.
     pub fn new(sources: Sources) -> Core {
         Core {
+            id: CORES.fetch_add(1, Ordering::Relaxed),
+            epoch: std::sync::atomic::AtomicU64::new(0),
             sources,
             pdbs: Mutex::new(Vec::new()),
-            tables: Mutex::new(HashMap::new()),
-            memory: Mutex::new(HashMap::new()),
+            tables: RwLock::new(HashMap::new()),
+            memory: RwLock::new(HashMap::new()),
             mtm: OnceLock::new(),
         }
     }
@@ -532,14 +552,17 @@ impl Core {
         limits: &Limits,
         build: bool,
     ) -> Result<Option<Arc<DistanceTable>>, SearchError> {
-        let mut tables = lock(&self.tables);
-        if let Some(Some(t)) = tables.get(goal) {
-            return Ok(Some(t.clone()));
+        // Read-locked first: every board of a batch asks, and all but the first find it.
+        match read(&self.tables).get(goal) {
+            Some(Some(t)) => return Ok(Some(t.clone())),
+            Some(None) if !build => return Ok(None),
+            _ => {}
         }
-        if let Some(None) = tables.get(goal) {
-            if !build {
-                return Ok(None);
-            }
+        let mut tables = write(&self.tables);
+        match tables.get(goal) {
+            Some(Some(t)) => return Ok(Some(t.clone())),
+            Some(None) if !build => return Ok(None),
+            _ => {}
         }
         let mut found = self.load_table(goal);
         if found.is_none() && build {
@@ -831,16 +854,25 @@ impl Core {
     /// A board's limits: what is left of its time limit after building databases; with
     /// auto on more than 16 cells and no limit given (and exact answers not required),
     /// [`AUTO_EXACT_SECONDS`].
-    fn exact_limits(&self, request: &Request, cells: usize, started: Instant) -> Limits {
-        let mut l = request.limits.clone();
-        match l.time_limit {
-            Some(t) => l.time_limit = Some(t.saturating_sub(started.elapsed())),
+    /// (Borrowed when nothing changes: a batch's boards then share the limits without
+    /// touching the reference count of their cancel flag, which two threads contended.)
+    fn exact_limits<'r>(
+        &self,
+        request: &'r Request,
+        cells: usize,
+        started: Instant,
+    ) -> std::borrow::Cow<'r, Limits> {
+        let time = match request.limits.time_limit {
+            Some(t) => Some(t.saturating_sub(started.elapsed())),
             None if request.algorithm == Algorithm::Auto && !request.exact && cells > 16 => {
-                l.time_limit = Some(Duration::from_secs(AUTO_EXACT_SECONDS))
+                Some(Duration::from_secs(AUTO_EXACT_SECONDS))
             }
-            None => {}
-        }
-        l
+            None => return std::borrow::Cow::Borrowed(&request.limits),
+        };
+        std::borrow::Cow::Owned(Limits {
+            time_limit: time,
+            ..request.limits.clone()
+        })
     }
 
     /// The search without databases: `auto` resolved per size (a table, IDA*, or the
@@ -856,7 +888,18 @@ impl Core {
     ) -> (Result<Solution, SearchError>, Algorithm) {
         let cells = board.size().cells();
         let algo = request.algorithm;
+        // The table this thread used last, when it is for the same question: a batch's
+        // boards then touch no lock (two threads locking per board cost 5-10% of a
+        // million 3x3 boards).
+        let key = (self.id, self.epoch.load(Ordering::Relaxed), algo);
+        let remembered = LAST_TABLE.with(|last| {
+            last.borrow()
+                .as_ref()
+                .filter(|(k, g, _)| *k == key && g == goal)
+                .map(|(_, _, t)| t.clone())
+        });
         let table = match algo {
+            _ if remembered.is_some() => remembered,
             // A kept table, else (past 9 cells, where told to) one built and saved, else
             // one built in memory for the goal.
             Algorithm::Table => {
@@ -871,10 +914,10 @@ impl Core {
                 }
             }
             Algorithm::Auto => {
-                // A cached table answers any board of its goal; one is built in memory on
-                // 6 cells or fewer, and on 7-9 cells when many boards come (the same
-                // answer for a board whatever came before it).
-                let build = cells <= 6 || (cells <= 9 && request.many);
+                // A cached table answers any board of its goal; on 9 cells or fewer one
+                // is built in memory (12 ms for 3x3, then microseconds a board), so a
+                // board's answer never depends on the boards before it.
+                let build = cells <= 9;
                 match self.table_for(goal, limits, false) {
                     Ok(Some(t)) => Some(t),
                     _ if build => match self.memory_table(goal, limits) {
@@ -894,12 +937,14 @@ impl Core {
             _ => None,
         };
         if let Some(t) = table {
+            LAST_TABLE.with(|last| *last.borrow_mut() = Some((key, goal.clone(), t.clone())));
             match t.solve(board) {
                 Ok(sol) => return (Ok(sol), Algorithm::Table),
                 Err(e @ SearchError::Inconsistent { .. }) => {
                     // A table that contradicts itself is dropped; the board is searched.
-                    lock(&self.tables).insert(goal.clone(), None);
-                    lock(&self.memory).remove(goal);
+                    write(&self.tables).insert(goal.clone(), None);
+                    write(&self.memory).remove(goal);
+                    self.epoch.fetch_add(1, Ordering::Relaxed);
                     notes.push(format!(
                         "the distance table for goal {goal} is unusable ({e}); solving by \
                          idastar instead"
@@ -934,7 +979,10 @@ impl Core {
         goal: &Board,
         limits: &Limits,
     ) -> Result<Arc<DistanceTable>, SearchError> {
-        let mut memory = lock(&self.memory);
+        if let Some(t) = read(&self.memory).get(goal) {
+            return Ok(t.clone());
+        }
+        let mut memory = write(&self.memory);
         if let Some(t) = memory.get(goal) {
             return Ok(t.clone());
         }

@@ -213,8 +213,9 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     } else {
         args.first
     };
+    let goal = args.board.goal()?;
     let request = Request {
-        goal: None,
+        goal: goal.clone(),
         algorithm: args.algo,
         heuristic: args.heuristic,
         pdb: args.pdb.clone(),
@@ -226,7 +227,6 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         notation: args.notation,
         limits: args.limits.limits(),
         threads: args.threads,
-        many: false,
     };
     request.check().map_err(|e| Fail::input(flag_words(&e)))?;
     let size = args.board.size;
@@ -240,7 +240,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     };
     let shared = Shared {
         args: &args,
-        goal: args.board.goal()?,
+        goal,
         size,
         request,
         core: Core::new(sources),
@@ -344,9 +344,11 @@ fn solve_batch(
     let slots: Vec<Mutex<Option<Result<Answer, Fail>>>> =
         batch.iter().map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
-    // A batch of many boards uses tables from its first board: every thread then gives
-    // a board the same answer, so the output does not depend on the thread count.
-    let many = batch.len() >= npuzzle::search::TABLE_AFTER;
+    // One request for the batch: its boards share it.
+    let request = Request {
+        threads: per_search,
+        ..shared.request.clone()
+    };
     let work = || loop {
         if crate::opts::interrupted() {
             return;
@@ -355,7 +357,7 @@ fn solve_batch(
         if i >= batch.len() {
             return;
         }
-        let r = solve_one(shared, &batch[i], per_search, many);
+        let r = solve_one(shared, &batch[i], &request);
         *slots[i].lock().expect("no panics while held") = Some(r);
     };
     std::thread::scope(|sc| {
@@ -394,7 +396,7 @@ fn flag_words(e: &SearchError) -> String {
 }
 
 /// Solves one board into its answer.
-fn solve_one(shared: &Shared, item: &Item, per_search: usize, many: bool) -> Result<Answer, Fail> {
+fn solve_one(shared: &Shared, item: &Item, request: &Request) -> Result<Answer, Fail> {
     let args = shared.args;
     let mut a = Answer::default();
     let report = |a: &mut Answer, msg: &str, code: u8| -> std::io::Result<()> {
@@ -413,20 +415,13 @@ fn solve_one(shared: &Shared, item: &Item, per_search: usize, many: bool) -> Res
             return Ok(a);
         }
     };
-    let goal = match BoardOpts::goal_for(&shared.goal, &board) {
-        Ok(g) => g,
-        Err(e) => {
-            report(&mut a, &e, BAD_INPUT)?;
-            return Ok(a);
-        }
-    };
-    let request = Request {
-        goal: Some(goal),
-        threads: per_search,
-        many,
-        ..shared.request.clone()
-    };
-    match shared.core.answer(&board, &request) {
+    // The goal's size is checked here, in the command line's words; the request holds
+    // the goal (or none: each board's solved position).
+    if let Err(e) = BoardOpts::goal_for(&shared.goal, &board) {
+        report(&mut a, &e, BAD_INPUT)?;
+        return Ok(a);
+    }
+    match shared.core.answer(&board, request) {
         Ok(ans) => {
             for n in &ans.notes {
                 a.notes.push(format!("npuzzle: {n}"));
