@@ -99,6 +99,16 @@ impl ProgressLine {
         self.draw(&line);
     }
 
+    /// Shows a free-form status (a search's bound and nodes), at most every refresh.
+    pub fn status(&mut self, text: &str) {
+        if self.last.is_some_and(|t| t.elapsed() < self.every) {
+            return;
+        }
+        self.last = Some(Instant::now());
+        let line = format!("{} {text}", self.what);
+        self.draw(&line);
+    }
+
     /// Ends the display (moves past the redrawn line).
     pub fn finish(&mut self) {
         if self.tty && self.drawn {

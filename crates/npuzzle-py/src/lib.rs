@@ -455,14 +455,16 @@ impl Solution {
 /// `heuristic` for astar and idastar; `weight` (1 to 100) for weighted IDA*; `metric`
 /// "mtm" counts a row or column slid at once as one move; `pdbs` (PatternDatabases for
 /// the goal) make auto and idastar use them; `time_limit` in seconds; `solutions=N` lists
-/// up to N optimal solutions (IDA*). With auto, a search that runs out of time is
+/// up to N optimal solutions (IDA*); `progress` is called with a dict (`algorithm`,
+/// `bound` proven after a pass or None, `expanded`, `seconds`) as the search goes, and an
+/// exception it raises, or Ctrl-C (KeyboardInterrupt), stops the search and is raised. With auto, a search that runs out of time is
 /// answered by the fast solver (optimal False, with the lower bound proven); a named
 /// algorithm raises TimeoutError. The answer is the library's, as `npuzzle solve --json`
 /// and the server give it.
 #[pyfunction]
 #[pyo3(signature = (board, goal=None, algorithm="auto", heuristic=None, weight=None,
                     time_limit=None, size=None, notation="tile", metric="stm", pdbs=None,
-                    solutions=None))]
+                    solutions=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn solve(
     py: Python<'_>,
@@ -477,6 +479,7 @@ fn solve(
     metric: &str,
     pdbs: Option<&PatternDatabases>,
     solutions: Option<usize>,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<Solution> {
     let b = board_arg(board, size, "board")?;
     let g = goal_arg(goal, b.size())?;
@@ -523,8 +526,38 @@ fn solve(
     // Options that do not go together are refused in the library's words (the field
     // named as the keyword is), before any work.
     request.check().map_err(search_error)?;
+    // Progress and Ctrl-C: the library reports after each pass and every million nodes
+    // or so; each report calls `progress` (a dict: algorithm, bound, expanded, seconds)
+    // and checks for KeyboardInterrupt, which cancels the search and is raised after it.
+    let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let raised: Arc<std::sync::Mutex<Option<PyErr>>> = Arc::default();
+    let mut request = request;
+    request.limits.cancel = Some(cancel.clone());
+    request.limits.progress = Some({
+        let (cancel, raised) = (cancel.clone(), raised.clone());
+        Arc::new(move |p: &npuzzle::limits::SearchProgress| {
+            Python::attach(|py| {
+                let called = progress.as_ref().map_or(Ok(()), |f| {
+                    let d = pyo3::types::PyDict::new(py);
+                    d.set_item("algorithm", p.algorithm)?;
+                    d.set_item("bound", p.bound)?;
+                    d.set_item("expanded", p.expanded)?;
+                    d.set_item("seconds", p.elapsed.as_secs_f64())?;
+                    f.call1(py, (d,)).map(|_| ())
+                });
+                if let Err(e) = called.and_then(|()| py.check_signals()) {
+                    cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+                    let mut r = raised.lock().unwrap_or_else(|e| e.into_inner());
+                    r.get_or_insert(e);
+                }
+            });
+        })
+    });
     // The library's answer, as the CLI and the server give it; the GIL is released.
     let report = py.detach(move || core().answer(&b, &request).map(|a| a.report));
+    if let Some(e) = raised.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        return Err(e);
+    }
     report.map(Solution::from_report).map_err(search_error)
 }
 

@@ -286,3 +286,35 @@ def test_impossible_sizes_and_times_are_errors_not_crashes():
         npuzzle.scrambles("4x4", 2**62)
     with pytest.raises(MemoryError, match="num"):
         npuzzle.env.SlidingPuzzleVectorEnv(num_envs=2**62, size="3x3")
+
+
+def test_progress_is_reported_and_ctrl_c_cancels_the_search():
+    # Korf's hardest-looking 4x4 for Manhattan IDA*: many passes, each reported with the
+    # bound it proved; the bounds only rise and stay below the optimum (80).
+    board = "15 14 13 12/11 10 9 8/7 6 5 4/3 1 2 0"
+    seen = []
+    s = npuzzle.solve(board, heuristic="manhattan", time_limit=1.0, progress=seen.append)
+    bounds = [p["bound"] for p in seen if p["bound"] is not None]
+    assert len(bounds) >= 3 and bounds == sorted(bounds) and bounds[-1] <= 80, bounds
+    assert all(p["algorithm"] for p in seen) and seen[-1]["expanded"] > 0
+    assert s.algorithm == "fast" and s.lower_bound >= bounds[0]
+    # An exception from the callback stops the search and comes out of solve.
+    class Stop(Exception):
+        pass
+
+    def stop(p):
+        raise Stop()
+
+    with pytest.raises(Stop):
+        npuzzle.solve(board, algorithm="idastar", heuristic="manhattan", progress=stop)
+    # Ctrl-C (SIGINT) while a search runs: KeyboardInterrupt, at once, not after the search.
+    import signal
+    import threading
+    import time
+
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    t = time.time()
+    with pytest.raises(KeyboardInterrupt):
+        npuzzle.solve(board, algorithm="idastar", heuristic="manhattan", time_limit=60)
+    assert time.time() - t < 30

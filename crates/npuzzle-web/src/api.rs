@@ -58,6 +58,7 @@ impl State {
             time_limit: Some(time),
             cancel: Some(cancel.clone()),
             max_nodes: Some(self.config.max_nodes),
+            progress: None,
         }
     }
 

@@ -9,8 +9,28 @@ use std::time::{Duration, Instant};
 use crate::board::Size;
 use crate::error::SearchError;
 
-/// Bounds on a search's memory and time.
-#[derive(Debug, Clone)]
+/// What a long search tells its caller as it goes: after each pass of an iterative
+/// search (with the bound it has proven), and every million nodes or so.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SearchProgress {
+    /// The search's name.
+    pub algorithm: &'static str,
+    /// After a pass: every solution is at least this long (proven). `None` between
+    /// passes' reports.
+    pub bound: Option<u32>,
+    /// Nodes expanded so far (by this thread, in a parallel search's periodic reports).
+    pub expanded: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+}
+
+/// A caller's hook for [`SearchProgress`], called from the searching thread(s): it should
+/// return quickly (set a flag, send on a channel).
+pub type ProgressHook = Arc<dyn Fn(&SearchProgress) + Send + Sync>;
+
+/// Bounds on a search's memory and time, the flag that cancels it, and the hook it
+/// reports progress to.
+#[derive(Clone)]
 pub struct Limits {
     /// Bytes the search may use for its tables and open lists.
     pub max_memory: u64,
@@ -21,6 +41,20 @@ pub struct Limits {
     /// Nodes a search may expand, if bounded (checked every few thousand nodes, per
     /// thread in a parallel search); a search past it stops as if its time ran out.
     pub max_nodes: Option<u64>,
+    /// Told how the search goes (see [`SearchProgress`]), if set.
+    pub progress: Option<ProgressHook>,
+}
+
+impl std::fmt::Debug for Limits {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Limits")
+            .field("max_memory", &self.max_memory)
+            .field("time_limit", &self.time_limit)
+            .field("cancel", &self.cancel)
+            .field("max_nodes", &self.max_nodes)
+            .field("progress", &self.progress.as_ref().map(|_| "hook"))
+            .finish()
+    }
 }
 
 impl Default for Limits {
@@ -32,6 +66,7 @@ impl Default for Limits {
             time_limit: None,
             cancel: None,
             max_nodes: None,
+            progress: None,
         }
     }
 }
@@ -128,6 +163,7 @@ pub(crate) struct Watch {
     deadline: Option<Instant>,
     cancel: Option<Arc<AtomicBool>>,
     max_nodes: u64,
+    progress: Option<ProgressHook>,
 }
 
 impl Watch {
@@ -138,6 +174,19 @@ impl Watch {
             deadline: limits.time_limit.map(|d| start + d),
             cancel: limits.cancel.clone(),
             max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
+            progress: limits.progress.clone(),
+        }
+    }
+
+    /// Tells the progress hook, if any, how far `algorithm` has come.
+    pub(crate) fn report(&self, algorithm: &'static str, bound: Option<u32>, expanded: u64) {
+        if let Some(p) = &self.progress {
+            p(&SearchProgress {
+                algorithm,
+                bound,
+                expanded,
+                elapsed: self.elapsed(),
+            });
         }
     }
 
@@ -170,7 +219,14 @@ impl Watch {
         expanded & 0x3fff == 0
             && (abort.is_some_and(|a| a.load(Ordering::Relaxed))
                 || expanded >= self.max_nodes
-                || (expanded & 0xfffff == 0 && self.expired()))
+                || (expanded & 0xfffff == 0 && self.tick(expanded)))
+    }
+
+    /// Every 2^20 nodes: the periodic progress report, then whether the time is up.
+    #[cold]
+    fn tick(&self, expanded: u64) -> bool {
+        self.report("search", None, expanded);
+        self.expired()
     }
 
     /// The error for a search stopped by the clock or the cancel flag, with the lower

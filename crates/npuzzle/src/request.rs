@@ -24,6 +24,43 @@
 //! assert!(e.to_string().starts_with("weight:"), "{e}");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! Progress and cancel travel with the request's limits: the hook hears the bound each
+//! pass proves, and the flag stops the search (from any thread) with that bound.
+//!
+//! ```
+//! use std::sync::atomic::{AtomicBool, Ordering};
+//! use std::sync::{Arc, Mutex};
+//! use npuzzle::limits::SearchProgress;
+//! use npuzzle::request::{Core, Request, Sources};
+//! use npuzzle::{Algorithm, Board, HeuristicKind, Limits, SearchError};
+//!
+//! let board: Board = "15 14 13 12/11 10 9 8/7 6 5 4/3 1 2 0".parse()?;
+//! let cancel = Arc::new(AtomicBool::new(false));
+//! let bounds = Arc::new(Mutex::new(Vec::new()));
+//! let (seen, stop) = (bounds.clone(), cancel.clone());
+//! let progress = Arc::new(move |p: &SearchProgress| {
+//!     if let Some(b) = p.bound {
+//!         seen.lock().unwrap().push(b);
+//!     }
+//!     if p.bound.is_some_and(|b| b >= 60) {
+//!         stop.store(true, Ordering::Relaxed); // enough: cancel
+//!     }
+//! });
+//! let request = Request {
+//!     algorithm: Algorithm::Idastar,
+//!     heuristic: Some(HeuristicKind::Manhattan),
+//!     limits: Limits { cancel: Some(cancel), progress: Some(progress), ..Limits::default() },
+//!     ..Request::default()
+//! };
+//! match Core::new(Sources::default()).answer(&board, &request) {
+//!     Err(SearchError::TimeLimit { lower_bound, .. }) => assert!(lower_bound >= 60),
+//!     other => panic!("expected the search to be cancelled, found {other:?}"),
+//! }
+//! let bounds = bounds.lock().unwrap();
+//! assert!(bounds.windows(2).all(|w| w[0] < w[1]) && *bounds.last().unwrap() >= 60);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::collections::HashMap;
 use std::path::PathBuf;

@@ -344,9 +344,33 @@ fn solve_batch(
     let slots: Vec<Mutex<Option<Result<Answer, Fail>>>> =
         batch.iter().map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
-    // One request for the batch: its boards share it.
+    // One request for the batch: its boards share it. A single board on a terminal shows
+    // how its search goes (the bound proven, the nodes) once it has taken a second.
+    let line = Arc::new(Mutex::new(ProgressLine::new("search")));
+    let mut limits = shared.request.limits.clone();
+    if batch.len() == 1 && lock(&line).is_terminal() {
+        let line = line.clone();
+        // The last pass's report: the search's name and the bound it proved.
+        let proven: Mutex<(&'static str, u32)> = Mutex::new(("search", 0));
+        limits.progress = Some(Arc::new(move |p: &npuzzle::limits::SearchProgress| {
+            let (name, bound) = {
+                let mut last = lock(&proven);
+                if let Some(b) = p.bound {
+                    *last = (p.algorithm, b.max(last.1));
+                }
+                *last
+            };
+            if p.elapsed.as_secs_f64() >= 1.0 {
+                lock(&line).status(&format!(
+                    "{name}: at least {bound} moves proven, {:.1} s",
+                    p.elapsed.as_secs_f64()
+                ));
+            }
+        }));
+    }
     let request = Request {
         threads: per_search,
+        limits,
         ..shared.request.clone()
     };
     let work = || loop {
@@ -366,10 +390,15 @@ fn solve_batch(
         }
         work();
     });
+    lock(&line).finish();
     slots
         .into_iter()
         .map(|s| s.into_inner().expect("no panics while held").transpose())
         .collect()
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// A request's error in the command line's words: each field named by its option.

@@ -1,7 +1,7 @@
 """Type stubs of the extension module (the functions re-exported by ``npuzzle``)."""
 
 from os import PathLike
-from typing import Any, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -109,6 +109,7 @@ def solve(
     metric: str = "stm",
     pdbs: Optional[PatternDatabases] = None,
     solutions: Optional[int] = None,
+    progress: Optional[Callable[[Dict[str, Any]], Any]] = None,
 ) -> Solution:
     """Solves one board (TimeoutError when a named algorithm runs out of time)."""
 

@@ -180,6 +180,7 @@ impl DistanceTable {
             time_limit: None,
             cancel: None,
             max_nodes: None,
+            progress: None,
         });
         precheck(start, &self.goal)?;
         let mut moves = Vec::new();

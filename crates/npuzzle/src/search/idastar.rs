@@ -123,6 +123,7 @@ pub(crate) fn deepen(
     parity: Option<u32>,
     watch: &Watch,
     name: &'static str,
+    per_mille: u64,
 ) -> Result<u32, SearchError> {
     // Raised to the solutions' parity where all solutions share one.
     let round = |b: u32| parity.map_or(b, |p| b + (b + p) % 2);
@@ -137,6 +138,9 @@ pub(crate) fn deepen(
                     "the parity test admitted an unreachable goal"
                 );
                 bound = round(over);
+                // What the passes so far prove of the shortest solution (a weighted
+                // search's bound divided by its weight).
+                watch.report(name, Some(unweigh(bound, per_mille)), search.expanded());
                 if watch.stop(search.expanded()) {
                     return Err(watch.timeout(name, bound, search.expanded()));
                 }
@@ -251,7 +255,7 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
             0
         };
         let watch = self.watch.clone();
-        deepen(self, first, parity, &watch, name)?;
+        deepen(self, first, parity, &watch, name, self.per_mille)?;
         if let Some(first) = self.found.first() {
             self.path = first.clone();
         }

@@ -348,7 +348,15 @@ pub fn quick_or_fast(
     };
     match solve(start, goal, Algorithm::Idastar, heuristic, &quick) {
         Ok(sol) => Ok((sol, Algorithm::Idastar)),
-        Err(SearchError::TimeLimit { .. }) => Ok((fast(start, goal, limits)?, Algorithm::Fast)),
+        Err(SearchError::TimeLimit { .. }) => {
+            // The fast solver's own small searches report no progress: their bounds are
+            // not the board's.
+            let quiet = Limits {
+                progress: None,
+                ..limits.clone()
+            };
+            Ok((fast(start, goal, &quiet)?, Algorithm::Fast))
+        }
         Err(e) => Err(e),
     }
 }
@@ -393,9 +401,11 @@ pub fn or_fast(
         Err(SearchError::TimeLimit { lower_bound, .. }) if !cancelled => {
             // The fast solver takes milliseconds even on 16x16: no budget of its own
             // beyond a clock that cannot stop it in practice.
+            // (Its own searches report no progress: their bounds are not the board's.)
             let quick = Limits {
                 max_nodes: None,
                 time_limit: Some(std::time::Duration::from_secs(60)),
+                progress: None,
                 ..limits.clone()
             };
             let answer = match pdbs {
@@ -468,6 +478,13 @@ pub fn solve(
             s.stats.peak_stored = table.states();
             Ok(s)
         }
-        Algorithm::Fast => fast(start, goal, limits),
+        Algorithm::Fast => fast(
+            start,
+            goal,
+            &Limits {
+                progress: None,
+                ..limits.clone()
+            },
+        ),
     }
 }

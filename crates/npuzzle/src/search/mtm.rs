@@ -200,7 +200,7 @@ pub fn idastar_mtm_pdb(
     };
     s.root_h = s.estimate();
     let first = s.root_h;
-    deepen(&mut s, first, None, &watch, "idastar (mtm)")?;
+    deepen(&mut s, first, None, &watch, "idastar (mtm)", 1000)?;
     let mut stats = s.stats;
     stats.peak_stored = s.path.len() as u64 + 1;
     stats.elapsed = watch.elapsed();

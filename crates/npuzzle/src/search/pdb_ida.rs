@@ -339,7 +339,10 @@ fn run_one(
     let f0 = ida.f(0, ida.h());
     // Plain passes step by two (all solutions share one parity); weighted ones by one.
     let parity = (per_mille == 1000).then(|| solution_parity(start, goal));
-    weighted_bound(deepen(&mut ida, f0, parity, watch, "idastar"), per_mille)?;
+    weighted_bound(
+        deepen(&mut ida, f0, parity, watch, "idastar", per_mille),
+        per_mille,
+    )?;
     let found = if want == 0 { vec![ida.path] } else { ida.found };
     Ok((found, ida.stats))
 }
@@ -628,7 +631,10 @@ fn run_weighted(
     let root = par.ida();
     let f0 = root.f(0, root.h());
     let parity = (per_mille == 1000).then(|| solution_parity(start, goal));
-    weighted_bound(deepen(&mut par, f0, parity, &watch, "idastar"), per_mille)?;
+    weighted_bound(
+        deepen(&mut par, f0, parity, &watch, "idastar", per_mille),
+        per_mille,
+    )?;
     let moves = par
         .answer
         .take()
