@@ -87,6 +87,21 @@ pub fn search_exit_code(e: &npuzzle::SearchError) -> u8 {
     }
 }
 
+/// A search error in the command line's words: the library names algorithms; the command
+/// line adds the option that asks for them.
+pub fn search_words(e: &npuzzle::SearchError) -> String {
+    use npuzzle::SearchError as E;
+    match e {
+        E::MemoryLimit { suggestion, .. } if !suggestion.contains(' ') => {
+            format!("{e} (--algo {suggestion})")
+        }
+        E::Unsupported { reason, .. } if reason.ends_with("idastar has no such limit") => {
+            format!("{e} (--algo idastar)")
+        }
+        e => e.to_string(),
+    }
+}
+
 /// A failure that ends the command with an exit code and a message.
 #[derive(Debug)]
 pub struct Fail {

@@ -165,6 +165,16 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
     }
 }
 
+/// Reads a weight for weighted search (`--weight`), checked as the library checks every
+/// weight: from 1 to 100.
+pub fn parse_weight(s: &str) -> Result<f64, String> {
+    let w = s
+        .trim()
+        .parse::<f64>()
+        .map_err(|_| format!("expected a weight from 1 to 100, found {s:?}"))?;
+    npuzzle::search::check_weight(w)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -159,7 +159,8 @@ fn limits_exit_3_with_advice() {
     assert_eq!(o.status.code(), Some(3));
     let err = text(&o.stderr);
     assert!(
-        err.contains("bfs on 4x4 needs about") && err.contains("try --algo idastar"),
+        err.contains("bfs on 4x4 needs about")
+            && err.contains("idastar needs far less (--algo idastar)"),
         "{err}"
     );
     // With --optimal (or a named algorithm), running out of time is exit 3 with the bound;

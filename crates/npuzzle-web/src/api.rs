@@ -1,6 +1,6 @@
 //! The JSON API: requests read and checked, searches run in their lane, answers written.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -11,9 +11,8 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use npuzzle::report::Report;
 use npuzzle::request::{Core, Request, Sources};
-use npuzzle::search::{compared, PdbHeuristic};
 use npuzzle::sequence::Metric;
-use npuzzle::{is_solvable, Algorithm, Board, HeuristicKind, Limits, Notation, SearchError, Size};
+use npuzzle::{Algorithm, Board, HeuristicKind, Limits, Notation, SearchError, Size};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -60,14 +59,6 @@ impl State {
             max_nodes: Some(self.config.max_nodes),
             progress: None,
         }
-    }
-
-    fn pdb(&self, goal: &Board) -> Option<Arc<PdbHeuristic>> {
-        self.config
-            .pdbs
-            .iter()
-            .find(|(g, _, _)| g == goal)
-            .map(|(_, _, h)| h.clone())
     }
 
     fn lane(&self, cells: usize) -> &Lane {
@@ -390,79 +381,43 @@ pub async fn solve(
     }
 }
 
-/// Runs every applicable search on one board (on a blocking thread).
+/// Runs every applicable search on one board (on a blocking thread): the library's
+/// comparison, with the preloaded databases for the goal.
 fn run_compare(state: &State, board: &Board, goal: &Board, limits: &Limits) -> Value {
-    let solvable = is_solvable(board, goal).expect("sizes checked");
-    let mut runs = Vec::new();
-    let mut length = None;
-    let mut disagree = None;
-    if solvable {
-        let mut searches: Vec<(Algorithm, Option<HeuristicKind>, Option<Arc<PdbHeuristic>>)> =
-            compared().into_iter().map(|(a, h)| (a, h, None)).collect();
-        if let Some(pdb) = state.pdb(goal) {
-            searches.push((Algorithm::Idastar, None, Some(pdb)));
-        }
-        for (algo, h, pdb) in searches {
-            if limits
-                .cancel
-                .as_ref()
-                .is_some_and(|c| c.load(Ordering::Relaxed))
-            {
-                break;
-            }
-            let result = match &pdb {
-                Some(p) => npuzzle::search::idastar_pdb_parallel(board, goal, p, limits, 1),
-                None => npuzzle::solve(
-                    board,
-                    goal,
-                    algo,
-                    h.unwrap_or(HeuristicKind::Manhattan),
-                    limits,
-                ),
-            };
-            let heuristic = match (&pdb, h) {
-                (Some(_), _) => Some("pattern databases"),
-                (None, h) => h.map(|h| h.name()),
-            };
-            let row = match result {
-                Ok(sol) => {
-                    match length {
-                        None => length = Some(sol.len()),
-                        Some(l) if l != sol.len() => disagree = Some(algo.name()),
-                        _ => {}
-                    }
-                    json!({
-                        "algorithm": algo.name(),
-                        "heuristic": heuristic,
-                        "length": sol.len(),
-                        "expanded": sol.stats.expanded,
-                        "generated": sol.stats.generated,
-                        "peak_stored": sol.stats.peak_stored,
-                        "seconds": sol.stats.elapsed.as_secs_f64(),
-                        "error": null,
-                    })
-                }
-                Err(e) => json!({
-                    "algorithm": algo.name(),
-                    "heuristic": heuristic,
-                    "length": null,
-                    "expanded": match &e { SearchError::TimeLimit { expanded, .. } => Some(*expanded), _ => None },
-                    "generated": null,
-                    "peak_stored": null,
-                    "seconds": null,
-                    "error": e.to_string(),
-                }),
-            };
-            runs.push(row);
-        }
-    }
+    let c = state.core.compare(board, goal, limits, &mut |_| {});
+    let runs: Vec<Value> = c
+        .runs
+        .iter()
+        .map(|r| match &r.result {
+            Ok(sol) => json!({
+                "algorithm": r.algorithm.name(),
+                "heuristic": r.heuristic,
+                "length": sol.len(),
+                "expanded": sol.stats.expanded,
+                "generated": sol.stats.generated,
+                "peak_stored": sol.stats.peak_stored,
+                "seconds": sol.stats.elapsed.as_secs_f64(),
+                "error": null,
+            }),
+            Err(e) => json!({
+                "algorithm": r.algorithm.name(),
+                "heuristic": r.heuristic,
+                "length": null,
+                "expanded": match e { SearchError::TimeLimit { expanded, .. } => Some(*expanded), _ => None },
+                "generated": null,
+                "peak_stored": null,
+                "seconds": null,
+                "error": e.to_string(),
+            }),
+        })
+        .collect();
     json!({
         "board": board.to_string(),
         "goal": goal.to_string(),
-        "solvable": solvable,
-        "length": length,
+        "solvable": c.solvable,
+        "length": c.length,
         "runs": runs,
-        "disagree": disagree,
+        "disagree": c.disagree.map(|a| a.name()),
     })
 }
 

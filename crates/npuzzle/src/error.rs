@@ -462,6 +462,50 @@ impl fmt::Display for FileError {
 
 impl std::error::Error for FileError {}
 
+/// A name none of a setting's names (an algorithm, a heuristic, a notation, a metric, a
+/// way to load files, a colour scheme): says which names were expected.
+///
+/// ```
+/// use npuzzle::Algorithm;
+/// let e = "dfs".parse::<Algorithm>().unwrap_err();
+/// assert_eq!(e.to_string(), "expected auto, bfs, bibfs, astar, iddfs, idastar, table or fast, found \"dfs\"");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NameError {
+    /// The names the setting takes.
+    pub expected: &'static [&'static str],
+    /// What was given (at most 40 characters).
+    pub found: String,
+}
+
+impl NameError {
+    /// The error for `found`, which is none of `expected`.
+    pub fn new(expected: &'static [&'static str], found: &str) -> NameError {
+        NameError {
+            expected,
+            found: found.chars().take(40).collect(),
+        }
+    }
+}
+
+impl fmt::Display for NameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.expected.len();
+        let list = match n {
+            0 => String::new(),
+            1 => self.expected[0].to_string(),
+            _ => format!(
+                "{} or {}",
+                self.expected[..n - 1].join(", "),
+                self.expected[n - 1]
+            ),
+        };
+        write!(f, "expected {list}, found {:?}", self.found)
+    }
+}
+
+impl std::error::Error for NameError {}
+
 /// Byte counts from here on (1 EiB) are beyond any machine: estimates that reach it have
 /// usually saturated, so messages speak of states instead.
 const BEYOND_ANY_MACHINE: u64 = 1 << 60;
@@ -514,7 +558,7 @@ impl fmt::Display for SearchError {
             } if *needed >= BEYOND_ANY_MACHINE => write!(
                 f,
                 "{algorithm} keeps every state it reaches, and {size} has {} states: more than any \
-                 machine holds; try --algo {suggestion}",
+                 machine holds; {suggestion} needs far less",
                 state_count_text(*size)
             ),
             SearchError::MemoryLimit {
@@ -525,7 +569,7 @@ impl fmt::Display for SearchError {
                 suggestion,
             } => write!(
                 f,
-                "{algorithm} on {size} needs about {} but the memory limit is {}; try --algo {suggestion}",
+                "{algorithm} on {size} needs about {} but the memory limit is {}; {suggestion} needs far less",
                 human_bytes(*needed),
                 human_bytes(*limit)
             ),

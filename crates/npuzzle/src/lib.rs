@@ -55,7 +55,7 @@ pub use files as cache;
 
 pub use analysis::DistanceTable;
 pub use board::{Board, Size};
-pub use error::{FileError, MoveError, ParseError, SearchError};
+pub use error::{FileError, MoveError, NameError, ParseError, SearchError};
 pub use heuristic::{Heuristic, HeuristicKind};
 pub use limits::Limits;
 pub use moves::{Direction, Notation};

@@ -302,13 +302,13 @@ impl Notation {
 }
 
 impl FromStr for Notation {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Notation, String> {
+    type Err = crate::error::NameError;
+    fn from_str(s: &str) -> Result<Notation, crate::error::NameError> {
         match s {
             "tile" => Ok(Notation::Tile),
             "blank" => Ok(Notation::Blank),
             "tiles" => Ok(Notation::Tiles),
-            _ => Err(format!("expected tile, blank or tiles, found {s:?}")),
+            _ => Err(crate::error::NameError::new(&["tile", "blank", "tiles"], s)),
         }
     }
 }

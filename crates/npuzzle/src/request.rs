@@ -170,9 +170,7 @@ impl Request {
     pub fn check(&self) -> Result<(), SearchError> {
         use Algorithm::{Astar, Auto, Fast, Idastar};
         if let Some(w) = self.weight {
-            if !(1.0..=100.0).contains(&w) {
-                return Err(bad("weight", format!("expected from 1 to 100, found {w}")));
-            }
+            search::check_weight(w).map_err(|e| bad("weight", e))?;
             if self.solutions.is_some()
                 || self.metric == Metric::Mtm
                 || !matches!(self.algorithm, Auto | Idastar | Astar)
@@ -1089,6 +1087,124 @@ impl Core {
 /// Goals whose tables a core keeps in memory at most (a 3x3 table is 22 KiB; a client
 /// asking for endless goals must not grow it without end).
 pub const MEMORY_TABLES: usize = 64;
+
+/// One search of a comparison: what ran and what it gave.
+#[derive(Debug, Clone)]
+pub struct Run {
+    /// The search.
+    pub algorithm: Algorithm,
+    /// Its estimate (`pdb 7-8 + reflection` for databases), if it takes one.
+    pub heuristic: Option<String>,
+    /// Its solution, or why none.
+    pub result: Result<Solution, SearchError>,
+}
+
+/// Every search of a comparison on one board.
+#[derive(Debug, Clone)]
+pub struct Comparison {
+    /// Whether the board can reach the goal (no search runs when it cannot).
+    pub solvable: bool,
+    /// The runs in the order of [`search::compared`], then IDA* with the databases at
+    /// hand for the goal, if any; a cancelled comparison ends early.
+    pub runs: Vec<Run>,
+    /// The optimal length, if a search finished.
+    pub length: Option<usize>,
+    /// A search whose length differs from the others' (a bug to report), if any.
+    pub disagree: Option<Algorithm>,
+}
+
+impl Core {
+    /// Runs every search of [`search::compared`] on `board` towards `goal` within
+    /// `limits` each (and IDA* with the databases preloaded or cached for the goal, none
+    /// built), telling `each` of every run as it ends: the comparison `npuzzle compare`
+    /// prints and the page shows.
+    ///
+    /// ```
+    /// use npuzzle::request::{Core, Sources};
+    /// use npuzzle::{Board, Limits};
+    /// let board: Board = "8 1 3/4 0 2/7 6 5".parse().unwrap();
+    /// let goal = Board::solved(board.size());
+    /// let c = Core::new(Sources::default()).compare(&board, &goal, &Limits::default(), &mut |_| {});
+    /// assert_eq!(c.length, Some(14));
+    /// assert!(c.disagree.is_none() && c.runs.iter().all(|r| r.result.is_ok()));
+    /// ```
+    pub fn compare(
+        &self,
+        board: &Board,
+        goal: &Board,
+        limits: &Limits,
+        each: &mut dyn FnMut(&Run),
+    ) -> Comparison {
+        let solvable = crate::parity::is_solvable(board, goal).unwrap_or(false);
+        let mut c = Comparison {
+            solvable,
+            runs: Vec::new(),
+            length: None,
+            disagree: None,
+        };
+        if !solvable {
+            return c;
+        }
+        let cancelled = || {
+            limits
+                .cancel
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed))
+        };
+        let pdbs = if (16..FAST_FROM).contains(&board.size().cells()) {
+            self.pdbs_for(goal, None, limits, 0.0).ok().flatten()
+        } else {
+            None
+        };
+        let mut searches: Vec<(Algorithm, Option<HeuristicKind>, Option<Named>)> =
+            search::compared()
+                .into_iter()
+                .map(|(a, h)| (a, h, None))
+                .collect();
+        if let Some(p) = pdbs {
+            searches.push((Algorithm::Idastar, None, Some(p)));
+        }
+        for (algorithm, h, pdb) in searches {
+            if cancelled() {
+                break;
+            }
+            let (result, heuristic) = match &pdb {
+                Some((spec, p)) => (
+                    search::idastar_pdb_parallel(board, goal, p, limits, 1),
+                    Some(format!(
+                        "pdb {spec}{}",
+                        if p.reflects() { " + reflection" } else { "" }
+                    )),
+                ),
+                None => (
+                    search::solve(
+                        board,
+                        goal,
+                        algorithm,
+                        h.unwrap_or(HeuristicKind::Manhattan),
+                        limits,
+                    ),
+                    h.map(|h| h.name().to_string()),
+                ),
+            };
+            if let Ok(s) = &result {
+                match c.length {
+                    None => c.length = Some(s.len()),
+                    Some(l) if l != s.len() => c.disagree = Some(algorithm),
+                    _ => {}
+                }
+            }
+            let run = Run {
+                algorithm,
+                heuristic,
+                result,
+            };
+            each(&run);
+            c.runs.push(run);
+        }
+        c
+    }
+}
 
 /// The file of the multi-tile tables (`pdb build --metric mtm`) in the database folder.
 pub const MTM_FILE: &str = "mtm-4x4-rows-blocks.npz";

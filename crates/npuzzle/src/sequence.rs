@@ -38,12 +38,12 @@ impl fmt::Display for Metric {
 }
 
 impl FromStr for Metric {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Metric, String> {
+    type Err = crate::error::NameError;
+    fn from_str(s: &str) -> Result<Metric, crate::error::NameError> {
         match s {
             "stm" => Ok(Metric::Stm),
             "mtm" => Ok(Metric::Mtm),
-            _ => Err(format!("expected stm or mtm, found {s:?}")),
+            _ => Err(crate::error::NameError::new(&["stm", "mtm"], s)),
         }
     }
 }

@@ -27,13 +27,16 @@ pub enum Scheme {
 }
 
 impl FromStr for Scheme {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Scheme, String> {
+    type Err = crate::error::NameError;
+    fn from_str(s: &str) -> Result<Scheme, crate::error::NameError> {
         match s {
             "plain" => Ok(Scheme::Plain),
             "rows" => Ok(Scheme::Rows),
             "fringe" => Ok(Scheme::Fringe),
-            _ => Err(format!("expected plain, rows or fringe, found {s:?}")),
+            _ => Err(crate::error::NameError::new(
+                &["plain", "rows", "fringe"],
+                s,
+            )),
         }
     }
 }

@@ -247,7 +247,9 @@ fn limits_stop_searches_cleanly() {
     .unwrap_err();
     let msg = e.to_string();
     assert!(
-        msg.starts_with("bfs on 4x4 needs about") && msg.contains("try --algo idastar"),
+        msg.starts_with("bfs on 4x4 needs about")
+            && msg.contains("; idastar needs far less")
+            && !msg.contains("--algo"),
         "{msg}"
     );
     let limits = Limits {

@@ -64,7 +64,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     let limits = args.limits.limits();
     let fail = |e: npuzzle::SearchError| Fail {
         code: crate::search_exit_code(&e),
-        message: e.to_string().replace("; try --algo idastar", ""),
+        message: e.to_string(),
     };
     let (full, mtm): (Option<Analysis>, Option<MtmAnalysis>) = match args.metric {
         Metric::Stm => (

@@ -63,7 +63,7 @@ pub struct Args {
     pub algo: Method,
     /// Weighted database IDA*: each solution at most W times the optimum (checked where
     /// the file gives it), W from 1 to 100.
-    #[arg(long, value_name = "W", value_parser = parse_weight, conflicts_with = "algo")]
+    #[arg(long, value_name = "W", value_parser = crate::opts::parse_weight, conflicts_with = "algo")]
     pub weight: Option<f64>,
     /// Board size for --set random.
     #[arg(long, value_name = "WxH", value_parser = crate::opts::parse_size)]
@@ -106,14 +106,6 @@ fn parse_count(s: &str) -> Result<usize, String> {
     match s.trim().parse::<usize>() {
         Ok(n) if (1..=1_000_000).contains(&n) => Ok(n),
         _ => Err(format!("expected a count from 1 to 1,000,000, found {s:?}")),
-    }
-}
-
-/// Reads a weight: from 1 to 100.
-fn parse_weight(s: &str) -> Result<f64, String> {
-    match s.trim().parse::<f64>() {
-        Ok(v) if (1.0..=100.0).contains(&v) => Ok(v),
-        _ => Err(format!("expected a weight from 1 to 100, found {s:?}")),
     }
 }
 

@@ -4,7 +4,8 @@ use std::io::Write;
 use std::time::Duration;
 
 use clap::Args as ClapArgs;
-use npuzzle::{is_solvable, solve, Algorithm, Board, HeuristicKind, SearchError};
+use npuzzle::request::Run;
+use npuzzle::{is_solvable, Board, HeuristicKind, SearchError};
 use serde_json::json;
 
 use crate::opts::thousands;
@@ -55,43 +56,18 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         .map(|&h| (h, h.estimate(&board, &goal)))
         .collect();
 
-    struct Row {
-        algo: Algorithm,
-        heuristic: Option<HeuristicKind>,
-        result: Result<npuzzle::Solution, SearchError>,
-    }
-    let rows: Vec<Row> = if solvable {
-        npuzzle::search::compared()
-            .into_iter()
-            .map(|(algo, heuristic)| Row {
-                algo,
-                heuristic,
-                result: solve(
-                    &board,
-                    &goal,
-                    algo,
-                    heuristic.unwrap_or(HeuristicKind::Manhattan),
-                    &limits,
-                ),
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let length = rows
-        .iter()
-        .find_map(|r| r.result.as_ref().ok().map(|s| s.len()));
+    // The library's comparison: every search of `compared()`, and IDA* with the
+    // databases cached for the goal if there are any (none is built).
+    let core = crate::pdbs::core(crate::pdbs::pdb_dir(&None).as_deref(), Default::default());
+    let comparison = core.compare(&board, &goal, &limits, &mut |_| {});
+    let rows = &comparison.runs;
+    let length = comparison.length;
     // Every exact algorithm that finished must agree; anything else is a bug to report.
-    if let Some(l) = length {
-        if let Some(r) = rows
-            .iter()
-            .find(|r| r.result.as_ref().is_ok_and(|s| s.len() != l))
-        {
-            return Err(Fail {
-                code: crate::INTERNAL,
-                message: format!("internal error: {} disagrees on the optimal length", r.algo),
-            });
-        }
+    if let Some(a) = comparison.disagree {
+        return Err(Fail {
+            code: crate::INTERNAL,
+            message: format!("internal error: {a} disagrees on the optimal length"),
+        });
     }
 
     if args.json {
@@ -99,8 +75,8 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             .iter()
             .map(|r| match &r.result {
                 Ok(s) => json!({
-                    "algorithm": r.algo.name(),
-                    "heuristic": r.heuristic.map(|h| h.name()),
+                    "algorithm": r.algorithm.name(),
+                    "heuristic": r.heuristic,
                     "length": s.len(),
                     "expanded": s.stats.expanded,
                     "generated": s.stats.generated,
@@ -108,9 +84,9 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                     "seconds": s.stats.elapsed.as_secs_f64(),
                 }),
                 Err(e) => json!({
-                    "algorithm": r.algo.name(),
-                    "heuristic": r.heuristic.map(|h| h.name()),
-                    "error": e.to_string(),
+                    "algorithm": r.algorithm.name(),
+                    "heuristic": r.heuristic,
+                    "error": crate::search_words(e),
                 }),
             })
             .collect();
@@ -171,13 +147,11 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     ];
     let mut table: Vec<[String; 7]> = Vec::new();
     let mut notes = Vec::new();
-    for r in &rows {
-        let h = r
-            .heuristic
-            .map_or("-".to_string(), |h| h.name().to_string());
+    for r in rows {
+        let h = r.heuristic.clone().unwrap_or_else(|| "-".to_string());
         match &r.result {
             Ok(s) => table.push([
-                r.algo.name().to_string(),
+                r.algorithm.name().to_string(),
                 h,
                 s.len().to_string(),
                 thousands(s.stats.expanded),
@@ -194,7 +168,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                     _ => "not applicable",
                 };
                 table.push([
-                    r.algo.name().to_string(),
+                    r.algorithm.name().to_string(),
                     h,
                     "-".into(),
                     "-".into(),
@@ -202,7 +176,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                     "-".into(),
                     short.into(),
                 ]);
-                notes.push(format!("{}: {e}", r.algo));
+                notes.push(format!("{}: {}", r.algorithm, crate::search_words(e)));
             }
         }
     }
@@ -246,10 +220,10 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         writeln!(out, "interrupted: no winner declared")?;
         return Ok(crate::LIMIT);
     }
-    let done: Vec<&Row> = rows.iter().filter(|r| r.result.is_ok()).collect();
-    let name = |r: &Row| match r.heuristic {
-        Some(h) => format!("{} with {h}", r.algo),
-        None => r.algo.to_string(),
+    let done: Vec<&Run> = rows.iter().filter(|r| r.result.is_ok()).collect();
+    let name = |r: &Run| match &r.heuristic {
+        Some(h) => format!("{} with {h}", r.algorithm),
+        None => r.algorithm.to_string(),
     };
     if let Some(fast) = done
         .iter()

@@ -59,7 +59,7 @@ pub struct Args {
     pub json: bool,
     /// Weighted IDA* (with --algo idastar or auto, without pattern databases): a solution
     /// sooner, at most W times the shortest (W from 1 to 100).
-    #[arg(long, value_name = "W", value_parser = parse_weight)]
+    #[arg(long, value_name = "W", value_parser = crate::opts::parse_weight)]
     pub weight: Option<f64>,
     /// Only proven-optimal answers: with auto, an exact search that does not finish in
     /// time is an error (exit 3) instead of the fast solver's answer with its lower bound;
@@ -97,14 +97,6 @@ pub struct Args {
     pub cache_dir: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub limits: LimitOpts,
-}
-
-/// Reads a weight for weighted search: from 1 to 100.
-fn parse_weight(s: &str) -> Result<f64, String> {
-    match s.trim().parse::<f64>() {
-        Ok(v) if (1.0..=100.0).contains(&v) => Ok(v),
-        _ => Err(format!("expected a weight from 1 to 100, found {s:?}")),
-    }
 }
 
 /// Reads a playing speed: moves a second.
@@ -420,7 +412,7 @@ fn flag_words(e: &SearchError) -> String {
         SearchError::BuildTooLong { .. } => format!(
             "{e} (npuzzle pdb build --size WxH --pdb PARTITION builds it; or raise --time-limit)"
         ),
-        e => e.to_string(),
+        e => crate::search_words(e),
     }
 }
 
@@ -469,7 +461,7 @@ fn solve_one(shared: &Shared, item: &Item, request: &Request) -> Result<Answer, 
         Err(e) => {
             let msg = match &e {
                 SearchError::BadRequest { .. } | SearchError::BuildTooLong { .. } => flag_words(&e),
-                e => format!("{board}: {e}"),
+                e => format!("{board}: {}", crate::search_words(e)),
             };
             let code = match e {
                 SearchError::BuildTooLong { .. } => LIMIT,

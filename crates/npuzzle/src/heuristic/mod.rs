@@ -99,15 +99,21 @@ impl fmt::Display for HeuristicKind {
 }
 
 impl FromStr for HeuristicKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<HeuristicKind, String> {
+    type Err = crate::error::NameError;
+    fn from_str(s: &str) -> Result<HeuristicKind, crate::error::NameError> {
         match s {
             "misplaced" | "hamming" => Ok(HeuristicKind::Misplaced),
             "manhattan" | "md" => Ok(HeuristicKind::Manhattan),
             "linear-conflict" | "linear" | "lc" => Ok(HeuristicKind::LinearConflict),
             "walking-distance" | "wd" => Ok(HeuristicKind::WalkingDistance),
-            _ => Err(format!(
-                "expected misplaced, manhattan, linear-conflict or walking-distance, found {s:?}"
+            _ => Err(crate::error::NameError::new(
+                &[
+                    "misplaced",
+                    "manhattan",
+                    "linear-conflict",
+                    "walking-distance",
+                ],
+                s,
             )),
         }
     }

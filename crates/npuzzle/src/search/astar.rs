@@ -157,7 +157,9 @@ fn run<H: Heuristic>(
         _ => {
             return Err(SearchError::Unsupported {
                 algorithm: "astar",
-                reason: format!("{size} has {n} cells, astar packs at most 25; try --algo idastar"),
+                reason: format!(
+                    "{size} has {n} cells, astar packs at most 25; idastar has no such limit"
+                ),
             })
         }
     };

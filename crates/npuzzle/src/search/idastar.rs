@@ -366,13 +366,27 @@ pub(crate) fn unweigh(f: u32, per_mille: u64) -> u32 {
 
 /// A weight from 1 to 100 in thousandths, or why not.
 pub(crate) fn per_mille(weight: f64, algorithm: &'static str) -> Result<u64, SearchError> {
-    if !(1.0..=100.0).contains(&weight) {
-        return Err(SearchError::Unsupported {
-            algorithm,
-            reason: format!("expected a weight from 1 to 100, found {weight}"),
-        });
-    }
+    let weight = check_weight(weight).map_err(|e| SearchError::Unsupported {
+        algorithm,
+        reason: format!("weight: {e}"),
+    })?;
     Ok((weight * 1000.0).round() as u64)
+}
+
+/// The one check of a weight for weighted search, which every face uses: from 1 to 100.
+///
+/// ```
+/// use npuzzle::search::check_weight;
+/// assert_eq!(check_weight(1.5), Ok(1.5));
+/// assert_eq!(check_weight(0.5).unwrap_err(), "expected from 1 to 100, found 0.5");
+/// assert!(check_weight(f64::NAN).is_err());
+/// ```
+pub fn check_weight(weight: f64) -> Result<f64, String> {
+    if (1.0..=100.0).contains(&weight) {
+        Ok(weight)
+    } else {
+        Err(format!("expected from 1 to 100, found {weight}"))
+    }
 }
 
 /// Weighted IDA*: passes bounded by `g + floor(weight x h)`, so a solution comes sooner

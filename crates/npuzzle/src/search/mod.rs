@@ -33,7 +33,7 @@ pub use astar::{astar, astar_weighted};
 pub use bfs::bfs;
 pub use bidir_bfs::bibfs;
 pub use fast::{fast, fast_pdb, FastAnswer};
-pub use idastar::{idastar, idastar_all, idastar_weighted};
+pub use idastar::{check_weight, idastar, idastar_all, idastar_weighted};
 pub use iddfs::iddfs;
 pub use mtm::{idastar_mtm, idastar_mtm_pdb};
 pub use optimize::{optimize, OptimizeError};
@@ -116,8 +116,8 @@ impl fmt::Display for Algorithm {
 }
 
 impl FromStr for Algorithm {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Algorithm, String> {
+    type Err = crate::error::NameError;
+    fn from_str(s: &str) -> Result<Algorithm, crate::error::NameError> {
         match s {
             "auto" => Ok(Algorithm::Auto),
             "bfs" => Ok(Algorithm::Bfs),
@@ -127,8 +127,11 @@ impl FromStr for Algorithm {
             "idastar" | "ida*" => Ok(Algorithm::Idastar),
             "table" => Ok(Algorithm::Table),
             "fast" => Ok(Algorithm::Fast),
-            _ => Err(format!(
-                "expected auto, bfs, bibfs, astar, iddfs, idastar, table or fast, found {s:?}"
+            _ => Err(crate::error::NameError::new(
+                &[
+                    "auto", "bfs", "bibfs", "astar", "iddfs", "idastar", "table", "fast",
+                ],
+                s,
             )),
         }
     }

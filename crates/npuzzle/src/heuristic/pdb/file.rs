@@ -26,13 +26,13 @@ pub enum Load {
 }
 
 impl std::str::FromStr for Load {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Load, String> {
+    type Err = crate::error::NameError;
+    fn from_str(s: &str) -> Result<Load, crate::error::NameError> {
         match s {
             "auto" => Ok(Load::Auto),
             "map" => Ok(Load::Map),
             "read" => Ok(Load::Read),
-            _ => Err(format!("expected auto, map or read, found {s:?}")),
+            _ => Err(crate::error::NameError::new(&["auto", "map", "read"], s)),
         }
     }
 }
