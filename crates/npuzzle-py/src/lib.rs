@@ -7,7 +7,6 @@
 //! time limit becomes `TimeoutError`.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -586,7 +585,7 @@ fn par_boards<R: Send + Default + Clone>(
     let cells = size.cells();
     let n = tiles.len() / cells.max(1);
     let bad = std::sync::Mutex::new(None::<(usize, String)>);
-    let out = par_map(n, threads, |i| {
+    let out = npuzzle::limits::par_map(n, threads, 4096, |i| {
         match Board::from_cells(size, tiles[i * cells..(i + 1) * cells].to_vec()) {
             Ok(b) => f(&b),
             Err(e) => {
@@ -602,35 +601,6 @@ fn par_boards<R: Send + Default + Clone>(
         Some((i, e)) => Err(value_error(format!("boards row {i}: {e}"))),
         None => Ok(out),
     }
-}
-
-/// `f(i)` for `i` in `0..n` on `threads` threads in chunks; results in order.
-fn par_map<R: Send + Default + Clone>(
-    n: usize,
-    threads: usize,
-    f: impl Fn(usize) -> R + Sync,
-) -> Vec<R> {
-    let mut out = vec![R::default(); n];
-    let chunk = 4096;
-    let next = AtomicUsize::new(0);
-    let slots: Vec<std::sync::Mutex<&mut [R]>> =
-        out.chunks_mut(chunk).map(std::sync::Mutex::new).collect();
-    std::thread::scope(|s| {
-        for _ in 0..threads.min(slots.len()).max(1) {
-            s.spawn(|| loop {
-                let c = next.fetch_add(1, Ordering::Relaxed);
-                if c >= slots.len() {
-                    return;
-                }
-                let mut slot = slots[c].lock().expect("no panics while held");
-                for (k, r) in slot.iter_mut().enumerate() {
-                    *r = f(c * chunk + k);
-                }
-            });
-        }
-    });
-    drop(slots);
-    out
 }
 
 /// Optimal distances of an `(N, cells)` uint8 array of boards: by a distance table on

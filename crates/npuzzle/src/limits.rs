@@ -2,7 +2,7 @@
 //! ([`Limits`]), the clock and cancel flag they give ([`Watch`]), and the parallel chunk
 //! runner that the layered searches use.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -257,28 +257,76 @@ pub(crate) fn run_chunks(
     if threads <= 1 {
         return work(0, words);
     }
+    let (a, b) = (AtomicU64::new(0), AtomicU64::new(0));
+    for_each_index(words.div_ceil(chunk), threads, |c| {
+        let lo = c * chunk;
+        let (x, y) = work(lo, (lo + chunk).min(words));
+        a.fetch_add(x, Ordering::Relaxed);
+        b.fetch_add(y, Ordering::Relaxed);
+    });
+    (a.into_inner(), b.into_inner())
+}
+
+/// The library's one thread pool: `f(i)` for every `i` in `0..n` on `threads` threads
+/// (0: every core), each taking the next index as it finishes one; this thread works
+/// too. Batches of boards (the CLI's, Python's) and the layered searches' chunks run on
+/// it.
+///
+/// ```
+/// use std::sync::atomic::{AtomicU64, Ordering};
+/// let sum = AtomicU64::new(0);
+/// npuzzle::limits::for_each_index(1000, 0, |i| {
+///     sum.fetch_add(i as u64, Ordering::Relaxed);
+/// });
+/// assert_eq!(sum.into_inner(), 999 * 1000 / 2);
+/// ```
+pub fn for_each_index(n: usize, threads: usize, f: impl Fn(usize) + Sync) {
+    let threads = resolve_threads(threads).min(n).max(1);
+    if threads == 1 {
+        (0..n).for_each(f);
+        return;
+    }
     let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        if i >= n {
+            return;
+        }
+        f(i);
+    };
     std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut sum = (0, 0);
-                    loop {
-                        let lo = next.fetch_add(chunk, Ordering::Relaxed);
-                        if lo >= words {
-                            return sum;
-                        }
-                        let (a, b) = work(lo, (lo + chunk).min(words));
-                        sum = (sum.0 + a, sum.1 + b);
-                    }
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("worker thread"))
-            .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
-    })
+        for _ in 1..threads {
+            s.spawn(work);
+        }
+        work();
+    });
+}
+
+/// `f(i)` for every `i` in `0..n`, in order, computed on the pool ([`for_each_index`])
+/// in chunks of `chunk` indices (so that millions of small results cost no lock each).
+///
+/// ```
+/// let squares = npuzzle::limits::par_map(10_000, 2, 256, |i| i * i);
+/// assert_eq!(squares[9_999], 9_999 * 9_999);
+/// ```
+pub fn par_map<R: Send>(
+    n: usize,
+    threads: usize,
+    chunk: usize,
+    f: impl Fn(usize) -> R + Sync,
+) -> Vec<R> {
+    let chunk = chunk.max(1);
+    let parts: Vec<std::sync::Mutex<Vec<R>>> = (0..n.div_ceil(chunk))
+        .map(|_| std::sync::Mutex::new(Vec::new()))
+        .collect();
+    for_each_index(parts.len(), threads, |c| {
+        let part: Vec<R> = (c * chunk..((c + 1) * chunk).min(n)).map(&f).collect();
+        *parts[c].lock().unwrap_or_else(|e| e.into_inner()) = part;
+    });
+    parts
+        .into_iter()
+        .flat_map(|p| p.into_inner().unwrap_or_else(|e| e.into_inner()))
+        .collect()
 }
 
 /// The number of threads to run: `threads`, or every core when it is 0.

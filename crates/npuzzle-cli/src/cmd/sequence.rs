@@ -4,13 +4,13 @@ use std::io::Write;
 
 use clap::{Args as ClapArgs, Subcommand};
 use npuzzle::sequence::{self, Metric};
-use npuzzle::{Algorithm, Board, Direction, HeuristicKind, Notation, SearchError, Size};
+use npuzzle::{Board, Direction, Notation, Size};
 use serde_json::json;
 
 use crate::input::lines_from;
 use crate::opts::{parse_size, LimitOpts};
 use crate::{merge, Fail, BAD_INPUT, OK};
-use npuzzle::request::AUTO_BUILD_SECONDS;
+use npuzzle::request::Request;
 
 /// Work on move sequences: convert between notations, simplify, invert, measure,
 /// transpose, slice, find the position a sequence solves, and compare with the optimum.
@@ -355,39 +355,20 @@ fn opt_diff(
             ),
         });
     }
-    let limits = limits.limits();
-    // The policy of `solve --optimal`: on 16 to 25 cells the databases auto would use (a
-    // cached set, or one that builds within a minute and the time limit), else IDA* with
-    // linear conflict; smaller boards as auto solves them.
-    let cells = board.size().cells();
-    let pdbs = if (16..npuzzle::search::FAST_FROM).contains(&cells) {
-        let budget = limits.time_limit.map_or(AUTO_BUILD_SECONDS, |t| {
-            t.as_secs_f64().min(AUTO_BUILD_SECONDS)
-        });
-        crate::pdbs::core(crate::pdbs::pdb_dir(&None).as_deref(), Default::default())
-            .pdbs_for(&goal, None, &limits, budget)
-            .map_err(crate::pdbs::fail)?
-    } else {
-        None
+    // The optimum as `solve --optimal` finds it: the library's core, exact answers only
+    // (auto's databases on 16 to 25 cells, cached or built within a minute and the time
+    // limit; IDA* beyond).
+    let request = Request {
+        goal: Some(goal.clone()),
+        exact: true,
+        limits: limits.limits(),
+        ..Request::default()
     };
-    let optimal = match pdbs {
-        Some((_, h)) => {
-            let threads = npuzzle::limits::resolve_threads(0);
-            npuzzle::search::idastar_pdb_parallel(&board, &goal, &h, &limits, threads)
-        }
-        None => {
-            let algo = if cells >= 16 {
-                Algorithm::Idastar
-            } else {
-                Algorithm::Auto
-            };
-            npuzzle::solve(&board, &goal, algo, HeuristicKind::LinearConflict, &limits)
-        }
-    };
-    let optimal = optimal.map_err(|e: SearchError| Fail {
-        code: crate::search_exit_code(&e),
-        message: e.to_string(),
-    })?;
+    let core = crate::pdbs::core(crate::pdbs::pdb_dir(&None).as_deref(), Default::default());
+    let optimal = core
+        .answer(&board, &request)
+        .map_err(crate::pdbs::fail)?
+        .moves;
     let over = m.len() - optimal.len();
     writeln!(
         out,

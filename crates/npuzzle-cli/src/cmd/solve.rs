@@ -2,7 +2,7 @@
 
 use std::io::IsTerminal;
 use std::io::Write;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 
 use clap::Args as ClapArgs;
@@ -335,7 +335,6 @@ fn solve_batch(
     };
     let slots: Vec<Mutex<Option<Result<Answer, Fail>>>> =
         batch.iter().map(|_| Mutex::new(None)).collect();
-    let next = AtomicUsize::new(0);
     // One request for the batch: its boards share it. A single board on a terminal shows
     // how its search goes (the bound proven, the nodes) once it has taken a second.
     let line = Arc::new(Mutex::new(ProgressLine::new("search")));
@@ -365,22 +364,12 @@ fn solve_batch(
         limits,
         ..shared.request.clone()
     };
-    let work = || loop {
+    npuzzle::limits::for_each_index(batch.len(), spawn, |i| {
         if crate::opts::interrupted() {
-            return;
-        }
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        if i >= batch.len() {
             return;
         }
         let r = solve_one(shared, &batch[i], &request);
         *slots[i].lock().expect("no panics while held") = Some(r);
-    };
-    std::thread::scope(|sc| {
-        for _ in 1..spawn {
-            sc.spawn(work);
-        }
-        work();
     });
     lock(&line).finish();
     slots
