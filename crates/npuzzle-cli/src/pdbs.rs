@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use crate::dirs::{default_dir, env_path};
+use npuzzle::heuristic::pdb::PdbHeuristic;
 use npuzzle::heuristic::pdb::{Load, PatternDb};
 use npuzzle::request::{Core, Event, Listener, Sources};
-use npuzzle::search::PdbHeuristic;
 use npuzzle::{Board, Limits, SearchError};
 
 use crate::progress::ProgressLine;

@@ -10,11 +10,11 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use npuzzle::heuristic::pdb::PdbHeuristic;
 use npuzzle::heuristic::pdb::{partition, Load, PatternDb};
 use npuzzle::report::Report;
 use npuzzle::request::{Core, Request, Sources};
 use npuzzle::scramble::{uniform, walk, Rng};
-use npuzzle::search::PdbHeuristic;
 use npuzzle::sequence::Metric;
 use npuzzle::{
     Algorithm, Board, Direction, DistanceTable, HeuristicKind, Limits, Notation, SearchError, Size,

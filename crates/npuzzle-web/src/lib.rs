@@ -37,7 +37,7 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
-use npuzzle::search::PdbHeuristic;
+use npuzzle::heuristic::pdb::PdbHeuristic;
 use npuzzle::Board;
 
 pub use api::{CompareRequest, SolveRequest};

@@ -49,10 +49,6 @@ pub mod search;
 pub mod report;
 pub mod request;
 
-/// The old name of [`files`].
-#[doc(hidden)]
-pub use files as cache;
-
 pub use analysis::DistanceTable;
 pub use board::{Board, Size};
 pub use error::{FileError, MoveError, NameError, ParseError, SearchError};

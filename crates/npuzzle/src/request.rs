@@ -72,13 +72,14 @@ use crate::analysis::DistanceTable;
 use crate::board::Board;
 use crate::error::SearchError;
 use crate::heuristic::mtm_pdb::MtmRows;
+use crate::heuristic::pdb::PdbHeuristic;
 use crate::heuristic::pdb::{build_memory, file_name, partition, Load, PatternDb, Placement};
 use crate::heuristic::HeuristicKind;
 use crate::layered::Progress;
 use crate::limits::{resolve_threads, Limits};
 use crate::moves::{Direction, Notation};
 use crate::report::Report;
-use crate::search::{self, Algorithm, PdbHeuristic, FAST_FROM};
+use crate::search::{self, Algorithm, FAST_FROM};
 use crate::sequence::Metric;
 use crate::solution::Solution;
 

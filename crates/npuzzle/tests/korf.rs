@@ -1,7 +1,8 @@
 //! Korf's 15-puzzle instances against their published optimal lengths.
 
+use npuzzle::heuristic::pdb::PdbHeuristic;
 use npuzzle::heuristic::pdb::{partition, PatternDb};
-use npuzzle::search::{idastar_pdb, idastar_pdb_parallel, PdbHeuristic};
+use npuzzle::search::{idastar_pdb, idastar_pdb_parallel};
 use npuzzle::{Board, Limits, Size};
 
 /// (id, board, optimal length) from testdata/korf100.txt; goal 0 1 2 ... 15.

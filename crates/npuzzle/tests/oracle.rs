@@ -395,7 +395,7 @@ fn weighted_searches_stay_within_their_weight() {
     // the goal within the weight times the BFS distance; weight 1 is exact.
     let goal = Board::solved(Size::square(3).unwrap());
     let limits = Limits::default();
-    let pdbs = npuzzle::search::PdbHeuristic::new(
+    let pdbs = npuzzle::heuristic::pdb::PdbHeuristic::new(
         &goal,
         vec![
             npuzzle::heuristic::pdb::PatternDb::build(

@@ -5,8 +5,9 @@ mod common;
 use std::collections::{HashMap, VecDeque};
 
 use common::{all_boards, distances, reaches};
+use npuzzle::heuristic::pdb::PdbHeuristic;
 use npuzzle::heuristic::pdb::{Load, PatternDb, PdbInfo};
-use npuzzle::search::{idastar_pdb, idastar_pdb_all, idastar_pdb_parallel, PdbHeuristic};
+use npuzzle::search::{idastar_pdb, idastar_pdb_all, idastar_pdb_parallel};
 use npuzzle::{Board, Limits, Size};
 
 /// The pattern distance of every placement by plain 0-1 BFS over (positions, blank):

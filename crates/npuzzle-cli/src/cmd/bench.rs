@@ -444,14 +444,14 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
 type Slot = Mutex<Option<Result<npuzzle::Solution, SearchError>>>;
 
 /// Per goal: the goal and its databases (none for the fast solver).
-type Heuristics = Vec<(Board, Option<Arc<npuzzle::search::PdbHeuristic>>)>;
+type Heuristics = Vec<(Board, Option<Arc<npuzzle::heuristic::pdb::PdbHeuristic>>)>;
 
 /// Takes the next unsolved instance, if any, and solves it; false when none was left.
 #[allow(clippy::too_many_arguments)]
 fn solve_one(
     instances: &[Instance],
     goals: &[usize],
-    heuristics: &[(Board, Option<Arc<npuzzle::search::PdbHeuristic>>)],
+    heuristics: &[(Board, Option<Arc<npuzzle::heuristic::pdb::PdbHeuristic>>)],
     limits: &npuzzle::Limits,
     threads: usize,
     weight: Option<f64>,

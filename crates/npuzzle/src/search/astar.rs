@@ -2,7 +2,7 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::idastar::{unweigh, weigh};
+use super::passes::{unweigh, weigh};
 use crate::board::Board;
 use crate::error::SearchError;
 use crate::heuristic::{with_heuristic, Heuristic, HeuristicKind};
@@ -128,7 +128,7 @@ pub fn astar_weighted(
     weight: f64,
     limits: &Limits,
 ) -> Result<Solution, SearchError> {
-    let per_mille = super::idastar::per_mille(weight, "astar")?;
+    let per_mille = super::passes::per_mille(weight, "astar")?;
     with_heuristic!(heuristic, goal, "astar", h => run(start, goal, h, limits, per_mille))
 }
 

@@ -357,7 +357,8 @@ pub const FAST_PDB_NODES: u64 = 2_000_000;
 ///
 /// ```
 /// use npuzzle::heuristic::pdb::PatternDb;
-/// use npuzzle::search::{fast_pdb, PdbHeuristic};
+/// use npuzzle::search::{fast_pdb};
+/// use npuzzle::heuristic::pdb::PdbHeuristic;
 /// use npuzzle::{Board, Limits};
 /// let goal = Board::solved("3x3".parse().unwrap());
 /// let limits = Limits::default();

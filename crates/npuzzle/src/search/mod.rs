@@ -23,6 +23,7 @@ mod iddfs;
 mod mtm;
 mod optimize;
 mod packed;
+mod passes;
 mod pdb_ida;
 
 use std::collections::HashMap;
@@ -33,17 +34,17 @@ pub use astar::{astar, astar_weighted};
 pub use bfs::bfs;
 pub use bidir_bfs::bibfs;
 pub use fast::{fast, fast_pdb, FastAnswer};
-pub use idastar::{check_weight, idastar, idastar_all, idastar_weighted};
+pub use idastar::{idastar, idastar_all, idastar_weighted};
 pub use iddfs::iddfs;
 pub use mtm::{idastar_mtm, idastar_mtm_pdb};
 pub use optimize::{optimize, OptimizeError};
+pub use passes::check_weight;
 pub use pdb_ida::{idastar_pdb, idastar_pdb_all, idastar_pdb_parallel, idastar_pdb_weighted};
 
-// Lower layers' items, where earlier versions had them.
-pub use crate::analysis::{DistanceTable, TABLE_MAGIC, TABLE_VERSION};
-pub use crate::heuristic::pdb::PdbHeuristic;
-pub use crate::limits::{default_memory_budget, Limits};
-pub use crate::solution::{Solution, Stats};
+use crate::analysis::DistanceTable;
+use crate::heuristic::pdb::PdbHeuristic;
+use crate::limits::Limits;
+use crate::solution::Solution;
 
 use crate::board::Board;
 use crate::error::SearchError;

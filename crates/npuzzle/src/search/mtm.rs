@@ -1,7 +1,7 @@
 //! Optimal solutions in the multi-tile metric: IDA* whose moves slide one, two or more
 //! tiles of a row or column at once, guided by the multi-tile walking distance.
 
-use super::idastar::{deepen, Bound, Pass, Passes};
+use super::passes::{deepen, Bound, Pass, Passes};
 use crate::board::Board;
 use crate::error::SearchError;
 use crate::heuristic::mtm_pdb::MtmRows;

@@ -3,7 +3,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use super::idastar::{deepen, weigh, weighted_bound, Bound, Pass, Passes};
+use super::passes::{deepen, weigh, weighted_bound, Bound, Pass, Passes};
 use crate::board::Board;
 use crate::error::SearchError;
 use crate::heuristic::pdb::{PdbHeuristic, Side, NONE};
@@ -298,7 +298,8 @@ fn finish(moves: Vec<Direction>, mut stats: Stats, watch: &Watch) -> Solution {
 ///
 /// ```
 /// use npuzzle::heuristic::pdb::PatternDb;
-/// use npuzzle::search::{idastar_pdb, PdbHeuristic};
+/// use npuzzle::search::{idastar_pdb};
+/// use npuzzle::heuristic::pdb::PdbHeuristic;
 /// use npuzzle::{Board, Limits};
 /// let goal = Board::solved("3x3".parse().unwrap());
 /// let limits = Limits::default();
@@ -546,7 +547,8 @@ impl Passes for Parallel<'_> {
 ///
 /// ```
 /// use npuzzle::heuristic::pdb::PatternDb;
-/// use npuzzle::search::{idastar_pdb_parallel, PdbHeuristic};
+/// use npuzzle::search::{idastar_pdb_parallel};
+/// use npuzzle::heuristic::pdb::PdbHeuristic;
 /// use npuzzle::{Board, Limits};
 /// let goal = Board::solved("3x3".parse().unwrap());
 /// let limits = Limits::default();
@@ -576,7 +578,8 @@ pub fn idastar_pdb_parallel(
 ///
 /// ```
 /// use npuzzle::heuristic::pdb::PatternDb;
-/// use npuzzle::search::{idastar_pdb_weighted, PdbHeuristic};
+/// use npuzzle::search::{idastar_pdb_weighted};
+/// use npuzzle::heuristic::pdb::PdbHeuristic;
 /// use npuzzle::{Board, Limits};
 /// let goal = Board::solved("3x3".parse().unwrap());
 /// let limits = Limits::default();
@@ -595,7 +598,7 @@ pub fn idastar_pdb_weighted(
     limits: &Limits,
     threads: usize,
 ) -> Result<Solution, SearchError> {
-    let per_mille = super::idastar::per_mille(weight, "idastar")?;
+    let per_mille = super::passes::per_mille(weight, "idastar")?;
     run_weighted(start, goal, h, limits, threads, per_mille)
 }
 
@@ -647,7 +650,8 @@ fn run_weighted(
 ///
 /// ```
 /// use npuzzle::heuristic::pdb::PatternDb;
-/// use npuzzle::search::{idastar_pdb_all, PdbHeuristic};
+/// use npuzzle::search::{idastar_pdb_all};
+/// use npuzzle::heuristic::pdb::PdbHeuristic;
 /// use npuzzle::{Board, Limits};
 /// let goal = Board::solved("3x3".parse().unwrap());
 /// let limits = Limits::default();
