@@ -1,0 +1,85 @@
+//! Arguments as Python gives them: boards as text or tiles, sizes, goals, notations, partitions.
+
+#[allow(unused_imports)]
+use super::*;
+
+pub(crate) fn parse_size(size: &str) -> PyResult<Size> {
+    size.parse::<Size>()
+        .map_err(|e| value_error(format!("size: {e}")))
+}
+
+/// A board from text (any form the CLI reads) or a sequence of tiles (0 the blank) with
+/// `size` (a square board's size can be left out).
+pub(crate) fn board_arg(
+    board: &Bound<'_, PyAny>,
+    size: Option<&str>,
+    what: &str,
+) -> PyResult<Board> {
+    let size = size.map(parse_size).transpose()?;
+    if let Ok(text) = board.extract::<String>() {
+        return Board::parse(&text, size).map_err(|e| value_error(format!("{what}: {e}")));
+    }
+    let cells: Vec<i64> = board.extract().map_err(|_| {
+        value_error(format!(
+            "{what}: expected a board as text (\"8 1 3/4 0 2/7 6 5\") or a sequence of tiles, \
+             found {}",
+            board
+                .get_type()
+                .name()
+                .map_or("?".into(), |n| n.to_string())
+        ))
+    })?;
+    let size = match size {
+        Some(s) => s,
+        None => {
+            let side = (cells.len() as f64).sqrt().round() as usize;
+            if side * side != cells.len() {
+                return Err(value_error(format!(
+                    "{what}: expected size=\"WxH\" for {} tiles, which make no square",
+                    cells.len()
+                )));
+            }
+            Size::square(side).map_err(|e| value_error(format!("{what}: {e}")))?
+        }
+    };
+    let cells: Vec<u8> = cells
+        .iter()
+        .enumerate()
+        .map(|(i, &t)| {
+            u8::try_from(t).map_err(|_| {
+                value_error(format!(
+                    "{what}: expected tiles 0 to 255, found {t} at index {i}"
+                ))
+            })
+        })
+        .collect::<PyResult<_>>()?;
+    Board::from_cells(size, cells).map_err(|e| value_error(format!("{what}: {e}")))
+}
+
+/// The goal for `board`: `goal` if given (its size must match), else tiles in order with
+/// the blank last.
+pub(crate) fn goal_arg(goal: Option<&Bound<'_, PyAny>>, board_size: Size) -> PyResult<Board> {
+    match goal {
+        None => Ok(Board::solved(board_size)),
+        Some(g) => {
+            let s = board_size.to_string();
+            let g = board_arg(g, Some(&s), "goal")?;
+            if g.size() != board_size {
+                return Err(value_error(format!(
+                    "goal: expected a {board_size} board, found a {} one",
+                    g.size()
+                )));
+            }
+            Ok(g)
+        }
+    }
+}
+
+pub(crate) fn notation_arg(n: &str) -> PyResult<Notation> {
+    n.parse::<Notation>()
+        .map_err(|e| value_error(format!("notation: {e}")))
+}
+
+pub(crate) fn partition_arg(goal: &Board, spec: &str) -> PyResult<Vec<Vec<u8>>> {
+    partition(goal, spec).map_err(|e| value_error(format!("partition: {e}")))
+}

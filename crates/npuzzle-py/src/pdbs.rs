@@ -1,0 +1,117 @@
+//! Pattern databases built or loaded from Python, shared with the CLI's files.
+
+#[allow(unused_imports)]
+use super::*;
+
+/// Pattern databases for one goal, loaded or built once and shared by the calls that
+/// take `pdbs=`.
+#[pyclass(frozen, module = "npuzzle")]
+pub(crate) struct PatternDatabases {
+    pub(crate) heuristic: Arc<PdbHeuristic>,
+    pub(crate) spec: String,
+}
+
+#[pymethods]
+impl PatternDatabases {
+    /// Builds the databases of `partition` (7-8, 6-6-3, 5-5-5 on 4x4; 6-6-6-6 on 5x5; or
+    /// tile lists "1,2,3/4,5,6") towards `goal`, on `threads` threads (0: all cores), and
+    /// saves them in `directory` if given, under the names the CLI uses.
+    #[staticmethod]
+    #[pyo3(signature = (size="4x4", partition="5-5-5", goal=None, directory=None, threads=0))]
+    fn build(
+        py: Python<'_>,
+        size: &str,
+        partition: &str,
+        goal: Option<&Bound<'_, PyAny>>,
+        directory: Option<PathBuf>,
+        threads: usize,
+    ) -> PyResult<PatternDatabases> {
+        let g = goal_arg(goal, parse_size(size)?)?;
+        let parts = partition_arg(&g, partition)?;
+        let dbs = py.detach(|| -> Result<Vec<PatternDb>, String> {
+            let mut dbs = Vec::new();
+            for tiles in &parts {
+                let db = PatternDb::build(&g, tiles, &Limits::default(), threads, &mut |_| {})
+                    .map_err(|e| e.to_string())?;
+                if let Some(d) = &directory {
+                    let path = d.join(npuzzle::heuristic::pdb::file_name(&g, tiles));
+                    db.save(&path)
+                        .map_err(|e| format!("{}: {e}", path.display()))?;
+                }
+                dbs.push(db);
+            }
+            Ok(dbs)
+        });
+        let h = PdbHeuristic::new(&g, dbs.map_err(value_error)?).map_err(value_error)?;
+        Ok(PatternDatabases {
+            heuristic: Arc::new(h),
+            spec: partition.to_string(),
+        })
+    }
+
+    /// Loads the databases of `partition` for `goal` from `directory` (as the CLI or
+    /// `build` saved them); ValueError names a missing or unsound file.
+    #[staticmethod]
+    #[pyo3(signature = (directory, size="4x4", partition="7-8", goal=None))]
+    fn load(
+        directory: PathBuf,
+        size: &str,
+        partition: &str,
+        goal: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PatternDatabases> {
+        let g = goal_arg(goal, parse_size(size)?)?;
+        let mut dbs = Vec::new();
+        for tiles in partition_arg(&g, partition)? {
+            let path = directory.join(npuzzle::heuristic::pdb::file_name(&g, &tiles));
+            let db = PatternDb::open_checked(&path, &g, &tiles, Load::Auto)
+                .map_err(|e| value_error(format!("{}: {e}", path.display())))?;
+            dbs.push(db);
+        }
+        let h = PdbHeuristic::new(&g, dbs).map_err(value_error)?;
+        Ok(PatternDatabases {
+            heuristic: Arc::new(h),
+            spec: partition.to_string(),
+        })
+    }
+
+    /// The goal the databases are for.
+    #[getter]
+    fn goal(&self) -> String {
+        self.heuristic.goal().to_string()
+    }
+
+    /// The partition they were made with.
+    #[getter]
+    fn partition(&self) -> String {
+        self.spec.clone()
+    }
+
+    /// The additive estimate of one board (with reflection where it applies).
+    fn estimate(&self, board: &Bound<'_, PyAny>) -> PyResult<u32> {
+        let size = self.heuristic.goal().size().to_string();
+        let b = board_arg(board, Some(&size), "board")?;
+        Ok(self.heuristic.estimate(&b))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "PatternDatabases(partition={:?}, goal={:?})",
+            self.spec,
+            self.goal()
+        )
+    }
+}
+
+/// The databases of `pdbs`, checked to be for `goal`.
+pub(crate) fn pdbs_for(
+    pdbs: Option<&PatternDatabases>,
+    goal: &Board,
+) -> PyResult<Option<Arc<PdbHeuristic>>> {
+    match pdbs {
+        Some(p) if p.heuristic.goal() != goal => Err(value_error(format!(
+            "pdbs: the databases are for goal {}, not {goal}",
+            p.heuristic.goal()
+        ))),
+        p => Ok(p.map(|p| p.heuristic.clone())),
+    }
+}

@@ -1,0 +1,234 @@
+//! Solving one board: the library's request and core, progress and Ctrl-C, the answer as a `Solution`.
+
+#[allow(unused_imports)]
+use super::*;
+
+/// The solving core every call shares (no folders: databases come with the call).
+pub(crate) fn core() -> &'static Core {
+    static CORE: std::sync::OnceLock<Core> = std::sync::OnceLock::new();
+    CORE.get_or_init(|| Core::new(Sources::default()))
+}
+
+/// One board's answer: the library's report, the fields of `npuzzle solve --json`, read
+/// through getters (nothing copied field by field).
+#[pyclass(frozen, module = "npuzzle")]
+pub(crate) struct Solution {
+    report: Report,
+}
+
+#[pymethods]
+impl Solution {
+    /// The board, one line.
+    #[getter]
+    fn board(&self) -> &str {
+        &self.report.board
+    }
+    /// Whether it can reach the goal.
+    #[getter]
+    fn solvable(&self) -> bool {
+        self.report.solvable
+    }
+    /// The moves in `notation` (None if unsolvable).
+    #[getter]
+    fn moves(&self) -> Option<&str> {
+        self.report.moves.as_deref()
+    }
+    /// The solution's length in `metric` (None if unsolvable).
+    #[getter]
+    fn length(&self) -> Option<usize> {
+        self.report.length
+    }
+    /// Whether the length is proven the shortest.
+    #[getter]
+    fn optimal(&self) -> Option<bool> {
+        self.report.optimal
+    }
+    /// A proven lower bound on every solution's length.
+    #[getter]
+    fn lower_bound(&self) -> Option<u32> {
+        self.report.lower_bound
+    }
+    /// The weight of a weighted search.
+    #[getter]
+    fn weight(&self) -> Option<f64> {
+        self.report.weight
+    }
+    /// stm or mtm.
+    #[getter]
+    fn metric(&self) -> &'static str {
+        self.report.metric.name()
+    }
+    /// tile, blank or tiles.
+    #[getter]
+    fn notation(&self) -> &'static str {
+        self.report.notation.name()
+    }
+    /// The algorithm that ran.
+    #[getter]
+    fn algorithm(&self) -> &'static str {
+        self.report.algorithm
+    }
+    /// The estimate it used.
+    #[getter]
+    fn heuristic(&self) -> Option<&str> {
+        self.report.heuristic.as_deref()
+    }
+    /// Nodes expanded.
+    #[getter]
+    fn expanded(&self) -> u64 {
+        self.report.expanded
+    }
+    /// Nodes generated.
+    #[getter]
+    fn generated(&self) -> u64 {
+        self.report.generated
+    }
+    /// The most states held at once.
+    #[getter]
+    fn peak_stored(&self) -> u64 {
+        self.report.peak_stored
+    }
+    /// Seconds the search took.
+    #[getter]
+    fn seconds(&self) -> f64 {
+        self.report.seconds
+    }
+    /// Every solution found when several were asked for (`solutions=N`), else None.
+    #[getter]
+    fn solutions(&self) -> Option<Vec<String>> {
+        self.report.solutions.clone()
+    }
+
+    fn __repr__(&self) -> String {
+        let r = &self.report;
+        match (&r.moves, r.length) {
+            (Some(m), Some(l)) => format!(
+                "Solution(length={l}, optimal={}, moves={m:?}, algorithm={:?})",
+                if r.optimal.unwrap_or(false) {
+                    "True"
+                } else {
+                    "False"
+                },
+                r.algorithm
+            ),
+            _ => format!("Solution(board={:?}, solvable=False)", r.board),
+        }
+    }
+
+    /// The solution as the JSON object `npuzzle solve --json` prints.
+    fn to_json(&self) -> String {
+        self.report.to_json()
+    }
+}
+
+/// Solves one board. `algorithm`: auto, bfs, bibfs, astar, iddfs, idastar, table or fast;
+/// `heuristic` for astar and idastar; `weight` (1 to 100) for weighted IDA*; `metric`
+/// "mtm" counts a row or column slid at once as one move; `pdbs` (PatternDatabases for
+/// the goal) make auto and idastar use them; `time_limit` in seconds; `solutions=N` lists
+/// up to N optimal solutions (IDA*); `progress` is called with a dict (`algorithm`,
+/// `bound` proven after a pass or None, `expanded`, `seconds`) as the search goes, and an
+/// exception it raises, or Ctrl-C (KeyboardInterrupt), stops the search and is raised.
+/// With auto, a search that runs out of time is answered by the fast solver (optimal False, with the lower bound proven); a named
+/// algorithm raises TimeoutError. The answer is the library's, as `npuzzle solve --json`
+/// and the server give it.
+#[pyfunction]
+#[pyo3(signature = (board, goal=None, algorithm="auto", heuristic=None, weight=None,
+                    time_limit=None, size=None, notation="tile", metric="stm", pdbs=None,
+                    solutions=None, progress=None))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn solve(
+    py: Python<'_>,
+    board: &Bound<'_, PyAny>,
+    goal: Option<&Bound<'_, PyAny>>,
+    algorithm: &str,
+    heuristic: Option<&str>,
+    weight: Option<f64>,
+    time_limit: Option<f64>,
+    size: Option<&str>,
+    notation: &str,
+    metric: &str,
+    pdbs: Option<&PatternDatabases>,
+    solutions: Option<usize>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Solution> {
+    let b = board_arg(board, size, "board")?;
+    let g = goal_arg(goal, b.size())?;
+    let algo = algorithm
+        .parse::<Algorithm>()
+        .map_err(|e| value_error(format!("algorithm: {e}")))?;
+    let named = heuristic
+        .map(|h| {
+            h.parse::<HeuristicKind>()
+                .map_err(|e| value_error(format!("heuristic: {e}")))
+        })
+        .transpose()?;
+    let notation = notation_arg(notation)?;
+    let metric = metric
+        .parse::<Metric>()
+        .map_err(|e| value_error(format!("metric: {e}")))?;
+    let limits = Limits {
+        time_limit: match time_limit {
+            Some(t) if t > 0.0 && Duration::try_from_secs_f64(t).is_ok() => {
+                Some(Duration::from_secs_f64(t))
+            }
+            Some(t) => {
+                return Err(value_error(format!(
+                    "time_limit: expected a positive number of seconds, found {t}"
+                )))
+            }
+            None => None,
+        },
+        ..Limits::default()
+    };
+    let pdbs = pdbs_for(pdbs, &g)?.map(|h| (pdbs.map_or(String::new(), |p| p.spec.clone()), h));
+    let request = Request {
+        goal: Some(g),
+        algorithm: algo,
+        heuristic: named,
+        pdbs,
+        weight,
+        metric,
+        notation,
+        limits,
+        solutions,
+        ..Request::default()
+    };
+    // Options that do not go together are refused in the library's words (the field
+    // named as the keyword is), before any work.
+    request.check().map_err(search_error)?;
+    // Progress and Ctrl-C: the library reports after each pass and every million nodes
+    // or so; each report calls `progress` (a dict: algorithm, bound, expanded, seconds)
+    // and checks for KeyboardInterrupt, which cancels the search and is raised after it.
+    let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let raised: Arc<std::sync::Mutex<Option<PyErr>>> = Arc::default();
+    let mut request = request;
+    request.limits.cancel = Some(cancel.clone());
+    request.limits.progress = Some({
+        let (cancel, raised) = (cancel.clone(), raised.clone());
+        Arc::new(move |p: &npuzzle::limits::SearchProgress| {
+            Python::attach(|py| {
+                let called = progress.as_ref().map_or(Ok(()), |f| {
+                    let d = pyo3::types::PyDict::new(py);
+                    d.set_item("algorithm", p.algorithm)?;
+                    d.set_item("bound", p.bound)?;
+                    d.set_item("expanded", p.expanded)?;
+                    d.set_item("seconds", p.elapsed.as_secs_f64())?;
+                    f.call1(py, (d,)).map(|_| ())
+                });
+                if let Err(e) = called.and_then(|()| py.check_signals()) {
+                    cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+                    let mut r = raised.lock().unwrap_or_else(|e| e.into_inner());
+                    r.get_or_insert(e);
+                }
+            });
+        })
+    });
+    // The library's answer, as the CLI and the server give it; the GIL is released.
+    let report = py.detach(move || core().answer(&b, &request).map(|a| a.report));
+    if let Some(e) = raised.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        return Err(e);
+    }
+    report
+        .map(|report| Solution { report })
+        .map_err(search_error)
+}
