@@ -18,6 +18,12 @@ use crate::progress::ProgressLine;
 use crate::tables;
 use crate::{merge, Fail, BAD_INPUT, LIMIT, OK};
 
+mod batch;
+mod print;
+
+use batch::*;
+use print::*;
+
 /// Solve boards optimally.
 ///
 /// Boards come from the arguments, or from standard input: one per line, or grid lines
@@ -109,37 +115,6 @@ fn parse_tps(s: &str) -> Result<f64, String> {
     }
 }
 
-/// Plays `moves` from `board` on a terminal: the grid redrawn in place after each move.
-fn play(
-    out: &mut impl Write,
-    board: &Board,
-    moves: &[npuzzle::Direction],
-    tps: f64,
-) -> std::io::Result<()> {
-    let pause = std::time::Duration::from_secs_f64(1.0 / tps);
-    let rows = board.size().height();
-    let mut b = board.clone();
-    let draw = |out: &mut dyn Write, b: &Board, k: usize| -> std::io::Result<()> {
-        for line in b.to_grid().lines() {
-            writeln!(out, "\x1b[2K  {line}")?;
-        }
-        writeln!(out, "\x1b[2K  move {k} of {}", moves.len())?;
-        out.flush()
-    };
-    draw(out, &b, 0)?;
-    for (k, &d) in moves.iter().enumerate() {
-        if crate::opts::interrupted() {
-            break;
-        }
-        std::thread::sleep(pause);
-        b.apply(d).expect("a solution's moves are legal");
-        // Back to the top of the drawing, and over it.
-        write!(out, "\x1b[{}A", rows + 1)?;
-        draw(out, &b, k + 1)?;
-    }
-    Ok(())
-}
-
 /// Reads a count of solutions: 1 or more.
 fn parse_count(s: &str) -> Result<usize, String> {
     match s.trim().parse::<usize>() {
@@ -160,16 +135,6 @@ struct Shared<'a> {
     size: Option<npuzzle::Size>,
     request: Request,
     core: Core,
-}
-
-/// One board's answer, kept until its turn to be written.
-#[derive(Default)]
-struct Answer {
-    out: Vec<u8>,
-    notes: Vec<String>,
-    code: u8,
-    /// A solution to play (with --animate).
-    play: Option<(Board, Vec<npuzzle::Direction>)>,
 }
 
 /// A reader that counts the bytes taken from it (for progress).
@@ -318,236 +283,4 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         ));
     }
     Ok(code)
-}
-
-/// Solves a batch on up to `threads` threads, each taking the next board as it finishes
-/// one; the answers in input order (`None` for boards left after Ctrl-C). A single board
-/// gets every thread for its search instead.
-fn solve_batch(
-    shared: &Shared,
-    batch: &[Item],
-    threads: usize,
-) -> Result<Vec<Option<Answer>>, Fail> {
-    let (per_search, spawn) = if batch.len() == 1 {
-        (threads, 1)
-    } else {
-        (1, threads.min(batch.len()))
-    };
-    let slots: Vec<Mutex<Option<Result<Answer, Fail>>>> =
-        batch.iter().map(|_| Mutex::new(None)).collect();
-    // One request for the batch: its boards share it. A single board on a terminal shows
-    // how its search goes (the bound proven, the nodes) once it has taken a second.
-    let line = Arc::new(Mutex::new(ProgressLine::new("search")));
-    let mut limits = shared.request.limits.clone();
-    if batch.len() == 1 && lock(&line).is_terminal() {
-        let line = line.clone();
-        // The last pass's report: the search's name and the bound it proved.
-        let proven: Mutex<(&'static str, u32)> = Mutex::new(("search", 0));
-        limits.progress = Some(Arc::new(move |p: &npuzzle::limits::SearchProgress| {
-            let (name, bound) = {
-                let mut last = lock(&proven);
-                if let Some(b) = p.bound {
-                    *last = (p.algorithm, b.max(last.1));
-                }
-                *last
-            };
-            if p.elapsed.as_secs_f64() >= 1.0 {
-                lock(&line).status(&format!(
-                    "{name}: at least {bound} moves proven, {:.1} s",
-                    p.elapsed.as_secs_f64()
-                ));
-            }
-        }));
-    }
-    let request = Request {
-        threads: per_search,
-        limits,
-        ..shared.request.clone()
-    };
-    npuzzle::limits::for_each_index(batch.len(), spawn, |i| {
-        if crate::opts::interrupted() {
-            return;
-        }
-        let r = solve_one(shared, &batch[i], &request);
-        *slots[i].lock().expect("no panics while held") = Some(r);
-    });
-    lock(&line).finish();
-    slots
-        .into_iter()
-        .map(|s| s.into_inner().expect("no panics while held").transpose())
-        .collect()
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// A request's error in the command line's words: each field named by its option.
-fn flag_words(e: &SearchError) -> String {
-    match e {
-        SearchError::BadRequest { field, reason } => {
-            let flag = match *field {
-                "algorithm" => "--algo",
-                "heuristic" => "--heuristic",
-                "weight" => "--weight",
-                "metric" => "--metric",
-                "pdb" => "--pdb",
-                "solutions" => "--all/--first",
-                "exact" => "--optimal",
-                other => other,
-            };
-            format!("{flag}: {reason}")
-        }
-        SearchError::BuildTooLong { .. } => format!(
-            "{e} (npuzzle pdb build --size WxH --pdb PARTITION builds it; or raise --time-limit)"
-        ),
-        e => crate::search_words(e),
-    }
-}
-
-/// Solves one board into its answer.
-fn solve_one(shared: &Shared, item: &Item, request: &Request) -> Result<Answer, Fail> {
-    let args = shared.args;
-    let mut a = Answer::default();
-    let report = |a: &mut Answer, msg: &str, code: u8| -> std::io::Result<()> {
-        a.notes.push(format!("npuzzle: {}: {msg}", item.label()));
-        if args.json {
-            let v = json!({ "line": item.line, "input": item.text, "error": msg });
-            writeln!(a.out, "{v}")?;
-        }
-        a.code = merge(a.code, code);
-        Ok(())
-    };
-    let board = match parse_item(item, shared.size) {
-        Ok(b) => b,
-        Err(e) => {
-            report(&mut a, &e, BAD_INPUT)?;
-            return Ok(a);
-        }
-    };
-    // The goal's size is checked here, in the command line's words; the request holds
-    // the goal (or none: each board's solved position).
-    if let Err(e) = BoardOpts::goal_for(&shared.goal, &board) {
-        report(&mut a, &e, BAD_INPUT)?;
-        return Ok(a);
-    }
-    match shared.core.answer(&board, request) {
-        Ok(ans) => {
-            for n in &ans.notes {
-                a.notes.push(format!("npuzzle: {n}"));
-            }
-            if !ans.report.solvable {
-                print_unsolvable(&mut a.out, args, &ans.report)?;
-            } else if ans.report.solutions.is_some() {
-                print_all(&mut a.out, args, &board, &ans)?;
-            } else {
-                print_solution(&mut a.out, args, &board, &ans)?;
-                if args.animate && std::io::stdout().is_terminal() {
-                    a.play = Some((board.clone(), ans.moves));
-                }
-            }
-        }
-        Err(e) => {
-            let msg = match &e {
-                SearchError::BadRequest { .. } | SearchError::BuildTooLong { .. } => flag_words(&e),
-                e => format!("{board}: {}", crate::search_words(e)),
-            };
-            let code = match e {
-                SearchError::BuildTooLong { .. } => LIMIT,
-                e => exit_code(&e),
-            };
-            report(&mut a, &msg, code)?;
-        }
-    }
-    Ok(a)
-}
-
-fn print_solution(
-    out: &mut impl Write,
-    args: &Args,
-    board: &Board,
-    ans: &npuzzle::request::Answer,
-) -> std::io::Result<()> {
-    let r = &ans.report;
-    if args.json {
-        return writeln!(out, "{}", r.to_json());
-    }
-    let metric = match args.metric {
-        Metric::Stm => "",
-        Metric::Mtm => " (mtm)",
-    };
-    if ans.moves.is_empty() {
-        writeln!(out, "{board}: solved already (0 moves)")?;
-    } else {
-        let (length, moves) = (r.length.unwrap_or(0), r.moves.as_deref().unwrap_or(""));
-        writeln!(
-            out,
-            "{board}: {}{metric}{}: {moves}",
-            crate::moves(length),
-            r.proven()
-        )?;
-    }
-    if args.stats {
-        print_stats(out, r, &ans.stats)?;
-    }
-    Ok(())
-}
-
-/// The `--stats` line: algorithm, heuristic, nodes, peak states, time.
-fn print_stats(out: &mut impl Write, r: &Report, st: &npuzzle::Stats) -> std::io::Result<()> {
-    let h = r
-        .heuristic
-        .as_ref()
-        .map(|h| format!(" ({h})"))
-        .unwrap_or_default();
-    writeln!(
-        out,
-        "  {}{h}: {} expanded, {} generated, {} peak states, {:.6} s",
-        r.algorithm,
-        st.expanded,
-        st.generated,
-        st.peak_stored,
-        st.elapsed.as_secs_f64()
-    )
-}
-
-fn print_unsolvable(out: &mut impl Write, args: &Args, r: &Report) -> std::io::Result<()> {
-    if args.json {
-        writeln!(out, "{}", r.to_json())
-    } else {
-        writeln!(out, "{}: unsolvable", r.board)
-    }
-}
-
-fn print_all(
-    out: &mut impl Write,
-    args: &Args,
-    board: &Board,
-    ans: &npuzzle::request::Answer,
-) -> std::io::Result<()> {
-    let r = &ans.report;
-    if args.json {
-        return writeln!(out, "{}", r.to_json());
-    }
-    let all = r.solutions.as_deref().unwrap_or_default();
-    writeln!(
-        out,
-        "{board}: {}, {} optimal solution{}:",
-        crate::moves(r.length.unwrap_or(0)),
-        all.len(),
-        if all.len() == 1 { "" } else { "s" }
-    )?;
-    for m in all {
-        writeln!(out, "  {m}")?;
-    }
-    if args.stats {
-        print_stats(out, r, &ans.stats)?;
-    }
-    Ok(())
-}
-
-/// The exit code a search error calls for: a limit reached (3), or input the search
-/// cannot take (2).
-fn exit_code(e: &SearchError) -> u8 {
-    crate::search_exit_code(e)
 }
