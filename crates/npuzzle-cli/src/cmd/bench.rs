@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use clap::{Args as ClapArgs, ValueEnum};
-use npuzzle::search::idastar_pdb_parallel;
-use npuzzle::{Board, SearchError, Size};
+use npuzzle::request::{Core, Request};
+use npuzzle::{Algorithm, Board, SearchError, Size};
 use serde_json::json;
 
 use crate::opts::LimitOpts;
@@ -279,6 +279,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         (0u64, Duration::ZERO, 0u64, 0usize);
     let (mut total_ref, mut max_time) = (0u64, Duration::ZERO);
     let wall = Instant::now();
+    let core = Core::new(npuzzle::request::Sources::default());
     // Takes the next unsolved instance and solves it; false when none is left.
     let work = || {
         solve_one(
@@ -291,6 +292,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             fast,
             &next,
             &results,
+            &core,
         )
     };
     std::thread::scope(|sc| -> Result<(), Fail> {
@@ -458,6 +460,7 @@ fn solve_one(
     fast: bool,
     next: &AtomicUsize,
     results: &[Slot],
+    core: &Core,
 ) -> bool {
     // After Ctrl-C no instance is started (the running ones stop with their bounds).
     if crate::opts::interrupted() {
@@ -469,14 +472,25 @@ fn solve_one(
     }
     let (goal, h) = &heuristics[goals[i]];
     let board = &instances[i].board;
-    let r = match (fast, h, weight) {
-        (true, Some(h), _) => npuzzle::search::fast_pdb(board, goal, h, limits).map(|a| a.solution),
-        (_, None, _) => npuzzle::search::fast(board, goal, limits),
-        (false, Some(h), Some(w)) => {
-            npuzzle::search::idastar_pdb_weighted(board, goal, h, w, limits, threads)
-        }
-        (false, Some(h), None) => idastar_pdb_parallel(board, goal, h, limits, threads),
+    // The library's core answers, as `solve` does: the fast solver (with the databases
+    // when at hand), or IDA* (weighted with a weight) with the databases given.
+    let request = Request {
+        goal: Some(goal.clone()),
+        algorithm: if fast || h.is_none() {
+            Algorithm::Fast
+        } else {
+            Algorithm::Idastar
+        },
+        pdbs: h.clone().map(|h| (String::new(), h)),
+        weight: weight.filter(|_| !fast),
+        limits: limits.clone(),
+        threads,
+        ..Request::default()
     };
+    let r = core.answer(board, &request).map(|a| npuzzle::Solution {
+        moves: a.moves,
+        stats: a.stats,
+    });
     *results[i].lock().expect("no panics while held") = Some(r);
     true
 }
