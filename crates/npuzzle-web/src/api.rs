@@ -528,7 +528,8 @@ pub async fn scramble(query: Result<Query<ScrambleQuery>, QueryRejection>) -> Re
             "board": board.to_string(),
             "size": board.size().to_string(),
             "goal": goal.to_string(),
-            "seed": seed,
+            // A string: JavaScript numbers hold integers exactly only up to 2^53.
+            "seed": seed.to_string(),
             "moves": walk,
         })
         .to_string(),

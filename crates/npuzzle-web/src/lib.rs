@@ -95,6 +95,7 @@ pub fn router(config: Config) -> Router {
         .route("/api/solve", post(api::solve))
         .route("/api/compare", post(api::compare))
         .fallback(not_found)
+        .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(body_limit))
         .with_state(state)
 }
@@ -154,6 +155,17 @@ async fn page() -> Response {
         PAGE,
     )
         .into_response()
+}
+
+async fn wrong_method(method: axum::http::Method, uri: axum::http::Uri) -> Response {
+    let allowed = match uri.path() {
+        "/api/solve" | "/api/compare" => "POST",
+        _ => "GET",
+    };
+    api::error(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!("{} answers {allowed} requests, found {method}", uri.path()),
+    )
 }
 
 async fn not_found(uri: axum::http::Uri) -> Response {

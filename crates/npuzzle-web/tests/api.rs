@@ -319,7 +319,8 @@ fn scrambles_are_the_library_draws_for_their_seed() {
         let goal = Board::solved(size.parse().unwrap());
         let want = uniform(&goal, &mut Rng::new(seed));
         assert_eq!(v["board"], want.to_string());
-        assert_eq!(v["seed"], seed);
+        // Seeds travel as strings (a page's numbers would round them past 2^53).
+        assert_eq!(v["seed"], seed.to_string());
     }
     let a = get(addr, "/api/scramble?size=4x4&seed=9&moves=30");
     let v = a.json();
@@ -473,5 +474,35 @@ fn partial_headers_do_not_hold_a_connection_for_ever() {
             |_| true
         ),
         "{r:?}"
+    );
+}
+
+/// A seed past 2^53 comes back exactly, as a string, and draws the same board again.
+#[test]
+fn large_seeds_travel_as_strings() {
+    let addr = start(npuzzle_web::Config::default());
+    let seed = 1_407_528_948_248_540_232u64;
+    let a = get(addr, &format!("/api/scramble?size=4x4&seed={seed}"));
+    assert_eq!(a.json()["seed"], seed.to_string());
+    let b = get(
+        addr,
+        &format!(
+            "/api/scramble?size=4x4&seed={}",
+            a.json()["seed"].as_str().unwrap()
+        ),
+    );
+    assert_eq!(a.json()["board"], b.json()["board"]);
+}
+
+/// A known path with the wrong method is a JSON error naming the method to use.
+#[test]
+fn a_wrong_method_gets_a_json_405() {
+    let addr = start(npuzzle_web::Config::default());
+    let a = get(addr, "/api/solve");
+    assert_eq!(a.status, 405);
+    assert!(
+        a.json()["error"].as_str().unwrap().contains("POST"),
+        "{}",
+        a.body
     );
 }

@@ -155,6 +155,24 @@ impl Driver {
         );
     }
 
+    /// Runs `script` in the page; its return value.
+    fn js(&self, script: &str) -> Value {
+        self.call(
+            "POST",
+            "/execute/sync",
+            Some(json!({"script": script, "args": []})),
+        )
+    }
+
+    /// Opens `url` afresh (a new page load, not a hash change) and waits for the board.
+    fn open(&self, url: &str) {
+        self.call("POST", "/url", Some(json!({"url": "about:blank"})));
+        self.call("POST", "/url", Some(json!({"url": url})));
+        self.wait(5, "the page", |d| {
+            !d.attr("#board", "data-board").is_empty()
+        });
+    }
+
     /// Waits until `ok` holds, up to `secs`.
     fn wait(&self, secs: u64, what: &str, mut ok: impl FnMut(&Driver) -> bool) {
         let clock = Instant::now();
@@ -259,7 +277,7 @@ fn the_page_scrambles_solves_animates_and_compares() {
     d.key("\u{E012}");
     d.wait(5, "the move", |d| d.attr("#board", "data-solved") == "true");
     assert!(
-        d.text("#status").contains("Solved in 1 moves"),
+        d.text("#status").contains("Solved in 1 move and"),
         "{}",
         d.text("#status")
     );
@@ -303,6 +321,130 @@ fn the_page_scrambles_solves_animates_and_compares() {
     }
 
     // No errors on the console.
+    let log = d.call("POST", "/se/log", Some(json!({"type": "browser"})));
+    let severe: Vec<&Value> = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["level"] == "SEVERE")
+        .collect();
+    assert!(severe.is_empty(), "console errors: {severe:?}");
+}
+
+/// The page follows the board it shows: answers for another board are dropped and their
+/// searches cancelled, links open in an open tab and bad ones keep a board, pasted grids
+/// and blanks written `x` load, the timer follows the board, seeds come back exact.
+#[test]
+fn the_page_follows_the_board_it_shows() {
+    let Some(d) = Driver::start() else { return };
+    let server = common::start(npuzzle_web::Config::default());
+    let page = format!("http://{server}/");
+
+    // 1. A slow 4x4 solve, then 3x3 and Scramble: the old answer never lands.
+    d.open(&format!(
+        "{page}#board=15+14+13+12%2F11+10+9+8%2F7+6+5+4%2F3+1+2+0"
+    ));
+    d.js("document.getElementById('algo').value = 'idastar'; document.getElementById('heur').value = 'manhattan';");
+    d.click("#solve");
+    d.wait(5, "the solve to start", |d| {
+        d.text("#solveinfo").contains("Solving")
+    });
+    d.js("const w = document.getElementById('w'); w.value = '3'; const h = document.getElementById('h'); h.value = '3'; h.dispatchEvent(new Event('change'));");
+    d.click("#scramble");
+    d.wait(10, "a 3x3 scramble", |d| {
+        d.attr("#board", "data-board").split('/').count() == 3
+            && d.attr("#board", "data-solved") == "false"
+    });
+    let scrambled = d.attr("#board", "data-board");
+    assert!(
+        !d.text("#solveinfo").contains("Solving"),
+        "{}",
+        d.text("#solveinfo")
+    );
+    assert_eq!(
+        d.js("return document.getElementById('solve').disabled"),
+        json!(false)
+    );
+    // Long enough for the 4x4 search to have hit the server's limit and answered.
+    std::thread::sleep(Duration::from_secs(11));
+    assert_eq!(
+        d.attr("#board", "data-board"),
+        scrambled,
+        "an old answer moved the board"
+    );
+    assert!(d.text("#moves").is_empty(), "{}", d.text("#moves"));
+    let health = common::get(server, "/api/health").json();
+    assert_eq!(
+        health["solves"]["large_boards"]["running"], 0,
+        "the old search still runs: {health}"
+    );
+
+    // 6. The scramble's seed is shown exactly: asking for it again gives this board.
+    let status = d.text("#status");
+    let seed = status
+        .split("seed ")
+        .nth(1)
+        .unwrap()
+        .split(')')
+        .next()
+        .unwrap()
+        .to_string();
+    let again = common::get(server, &format!("/api/scramble?size=3x3&seed={seed}")).json();
+    assert_eq!(again["board"].as_str().unwrap(), scrambled, "seed {seed}");
+
+    // 2. A bad link keeps a board and says what was wrong.
+    d.open(&format!("{page}#board=garbage"));
+    assert_eq!(d.attr("#board", "data-board"), "1 2 3/4 5 6/7 8 0");
+    assert!(
+        d.text("#status").contains("Cannot open the link's board"),
+        "{}",
+        d.text("#status")
+    );
+
+    // 3. A link followed in the open tab opens its board.
+    d.js("location.hash = '#board=1+2+3%2F4+5+6%2F7+0+8';");
+    d.wait(5, "the board of the new link", |d| {
+        d.attr("#board", "data-board") == "1 2 3/4 5 6/7 0 8"
+    });
+    d.js("location.hash = '#board=nonsense';");
+    d.wait(5, "the bad link's message", |d| {
+        d.text("#status").contains("Cannot open")
+    });
+    assert_eq!(d.attr("#board", "data-board"), "1 2 3/4 5 6/7 0 8");
+
+    // 4. A grid pasted as several lines, and x for the blank.
+    d.js("const p = document.getElementById('paste'); p.focus(); const dt = new DataTransfer(); dt.setData('text', '8 1 3\\n4 x 2\\n7 6 5\\n'); p.dispatchEvent(new ClipboardEvent('paste', {clipboardData: dt, bubbles: true, cancelable: true}));");
+    d.click("#load");
+    d.wait(5, "the pasted board", |d| {
+        d.attr("#board", "data-board") == "8 1 3/4 0 2/7 6 5"
+    });
+
+    // 5. A played solution stops the timer on the goal; a move after a hand solve
+    // starts again.
+    d.js("const s = document.getElementById('speed'); s.value = 30; s.dispatchEvent(new Event('input'));");
+    d.key("\u{E012}");
+    d.click("#solve");
+    d.wait(30, "the played solution", |d| {
+        d.text("#status").contains("Solution played")
+    });
+    let t1 = d.text("#timer");
+    std::thread::sleep(Duration::from_millis(600));
+    assert_eq!(d.text("#timer"), t1, "the timer ran on after the goal");
+    d.open(&format!("{page}#board=1+2+3%2F4+5+6%2F7+0+8"));
+    d.key("\u{E012}");
+    d.wait(5, "a hand solve", |d| {
+        d.text("#status").contains("Solved in 1 move")
+    });
+    d.key("\u{E014}");
+    assert!(
+        d.text("#status").contains("Your move"),
+        "{}",
+        d.text("#status")
+    );
+    assert_eq!(d.text("#count"), "1");
+    std::thread::sleep(Duration::from_millis(400));
+    assert_ne!(d.text("#timer"), "0.0", "the timer did not start again");
+
     let log = d.call("POST", "/se/log", Some(json!({"type": "browser"})));
     let severe: Vec<&Value> = log
         .as_array()

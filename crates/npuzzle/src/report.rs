@@ -100,7 +100,8 @@ impl Report {
             board: board.to_string(),
             solvable: true,
             length: Some(len),
-            optimal: Some(exact),
+            // A length that meets a proven lower bound is proven optimal, whatever found it.
+            optimal: Some(exact || len as u32 <= lower_bound),
             weight,
             lower_bound: Some(lower_bound),
             metric,
@@ -148,6 +149,12 @@ impl Report {
     /// proven elsewhere: by an exact search that ran out of time, or by databases).
     pub fn with_lower_bound(mut self, bound: u32) -> Report {
         self.lower_bound = self.lower_bound.map(|l| l.max(bound));
+        // A length that meets a proven lower bound is proven optimal.
+        if let (Some(len), Some(l)) = (self.length, self.lower_bound) {
+            if len as u32 <= l {
+                self.optimal = Some(true);
+            }
+        }
         self
     }
 
