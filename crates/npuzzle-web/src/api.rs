@@ -17,6 +17,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::lanes::{CancelOnDrop, Lane, Refused};
+use crate::stream;
 use crate::Config;
 
 /// Boards of at most this many cells are solved in the small boards' lane.
@@ -381,36 +382,46 @@ pub async fn solve(
     }
 }
 
+/// One run of a comparison as the API writes it.
+fn run_json(r: &npuzzle::request::Run) -> Value {
+    match &r.result {
+        Ok(sol) => json!({
+            "algorithm": r.algorithm.name(),
+            "heuristic": r.heuristic,
+            "length": sol.len(),
+            "expanded": sol.stats.expanded,
+            "generated": sol.stats.generated,
+            "peak_stored": sol.stats.peak_stored,
+            "seconds": sol.stats.elapsed.as_secs_f64(),
+            "error": null,
+        }),
+        Err(e) => json!({
+            "algorithm": r.algorithm.name(),
+            "heuristic": r.heuristic,
+            "length": null,
+            "expanded": match e { SearchError::TimeLimit { expanded, .. } => Some(*expanded), _ => None },
+            "generated": null,
+            "peak_stored": null,
+            "seconds": null,
+            "error": e.to_string(),
+        }),
+    }
+}
+
 /// Runs every applicable search on one board (on a blocking thread): the library's
-/// comparison, with the preloaded databases for the goal.
-fn run_compare(state: &State, board: &Board, goal: &Board, limits: &Limits) -> Value {
-    let c = state.core.compare(board, goal, limits, &mut |_| {});
-    let runs: Vec<Value> = c
-        .runs
-        .iter()
-        .map(|r| match &r.result {
-            Ok(sol) => json!({
-                "algorithm": r.algorithm.name(),
-                "heuristic": r.heuristic,
-                "length": sol.len(),
-                "expanded": sol.stats.expanded,
-                "generated": sol.stats.generated,
-                "peak_stored": sol.stats.peak_stored,
-                "seconds": sol.stats.elapsed.as_secs_f64(),
-                "error": null,
-            }),
-            Err(e) => json!({
-                "algorithm": r.algorithm.name(),
-                "heuristic": r.heuristic,
-                "length": null,
-                "expanded": match e { SearchError::TimeLimit { expanded, .. } => Some(*expanded), _ => None },
-                "generated": null,
-                "peak_stored": null,
-                "seconds": null,
-                "error": e.to_string(),
-            }),
-        })
-        .collect();
+/// comparison, with the preloaded databases for the goal; `each` hears every run as it
+/// ends.
+fn run_compare(
+    state: &State,
+    board: &Board,
+    goal: &Board,
+    limits: &Limits,
+    each: &mut dyn FnMut(Value),
+) -> Value {
+    let c = state
+        .core
+        .compare(board, goal, limits, &mut |r| each(run_json(r)));
+    let runs: Vec<Value> = c.runs.iter().map(run_json).collect();
     json!({
         "board": board.to_string(),
         "goal": goal.to_string(),
@@ -440,7 +451,7 @@ pub async fn compare(
     let lane = &state.large;
     let st = state.clone();
     match lane
-        .run(move || run_compare(&st, &board, &goal, &limits))
+        .run(move || run_compare(&st, &board, &goal, &limits, &mut |_| {}))
         .await
     {
         Ok(mut v) if v["disagree"].is_null() => {
@@ -458,6 +469,122 @@ pub async fn compare(
         ),
         Err(r) => refused(r, lane),
     }
+}
+
+/// The message for a job a lane did not run.
+fn refused_text(r: Refused, lane: &Lane) -> String {
+    match r {
+        Refused::Busy => format!(
+            "busy: {} solves running and {} waiting for boards of this size; try again in a \
+             second",
+            lane.running(),
+            lane.waiting()
+        ),
+        Refused::Panicked => {
+            "internal error: the search failed unexpectedly (a bug; please report the board)".into()
+        }
+    }
+}
+
+/// `POST /api/solve/stream`: the solve of `/api/solve` as server-sent events: `progress`
+/// (`{"algorithm", "bound", "expanded", "seconds"}`: after each pass, and about ten times
+/// a second), then `result` (the answer) or `error` (`{"error", "lower_bound"}`). Closing
+/// the stream cancels the search.
+pub async fn solve_stream(
+    Shared(state): Shared<Arc<State>>,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let req: SolveRequest = match read_json(body) {
+        Ok(r) => r,
+        Err(r) => return r.into_response(),
+    };
+    let job = match job(&req) {
+        Ok(j) => j,
+        Err(r) => return r.into_response(),
+    };
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    let cancel = Arc::new(AtomicBool::new(false));
+    let mut limits = state.limits(&cancel, state.config.time_limit);
+    let progress = tx.clone();
+    let last = std::sync::Mutex::new(None::<Instant>);
+    limits.progress = Some(Arc::new(move |p: &npuzzle::limits::SearchProgress| {
+        let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
+        if p.bound.is_none() && last.is_some_and(|t| t.elapsed().as_millis() < 100) {
+            return;
+        }
+        *last = Some(Instant::now());
+        let _ = progress.send(stream::json_event(
+            "progress",
+            &json!({
+                "algorithm": p.algorithm,
+                "bound": p.bound,
+                "expanded": p.expanded,
+                "seconds": p.elapsed.as_secs_f64(),
+            }),
+        ));
+    }));
+    let st = state.clone();
+    tokio::spawn(async move {
+        let lane = st.lane(job.board.size().cells());
+        let s2 = st.clone();
+        let out = match lane.run(move || run_solve(&s2, &job, &limits)).await {
+            Ok(Ok(report)) => stream::event("result", &report.to_json()),
+            Ok(Err(f)) => stream::json_event(
+                "error",
+                &json!({ "error": f.message, "lower_bound": f.lower_bound }),
+            ),
+            Err(r) => stream::json_event("error", &json!({ "error": refused_text(r, lane) })),
+        };
+        let _ = tx.send(out);
+    });
+    stream::Events::new(rx, CancelOnDrop(cancel)).into_response()
+}
+
+/// `POST /api/compare/stream`: the comparison of `/api/compare` as server-sent events:
+/// `run` for each search as it ends (a row of `runs`), then `result` (the whole answer) or
+/// `error`. Closing the stream cancels the comparison.
+pub async fn compare_stream(
+    Shared(state): Shared<Arc<State>>,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let req: CompareRequest = match read_json(body) {
+        Ok(r) => r,
+        Err(r) => return r.into_response(),
+    };
+    let (board, goal) = match board_and_goal(&req.board, req.size.as_deref(), req.goal.as_deref()) {
+        Ok(p) => p,
+        Err(r) => return r.into_response(),
+    };
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    let cancel = Arc::new(AtomicBool::new(false));
+    let limits = state.limits(&cancel, state.config.compare_time_limit);
+    let st = state.clone();
+    tokio::spawn(async move {
+        let lane = &st.large;
+        let (s2, rows) = (st.clone(), tx.clone());
+        let out = match lane
+            .run(move || {
+                run_compare(&s2, &board, &goal, &limits, &mut |row| {
+                    let _ = rows.send(stream::json_event("run", &row));
+                })
+            })
+            .await
+        {
+            Ok(mut v) if v["disagree"].is_null() => {
+                if let Some(o) = v.as_object_mut() {
+                    o.remove("disagree");
+                }
+                stream::json_event("result", &v)
+            }
+            Ok(v) => stream::json_event(
+                "error",
+                &json!({ "error": format!("internal error: {} disagrees on the optimal length (a bug; please report the board)", v["disagree"]) }),
+            ),
+            Err(r) => stream::json_event("error", &json!({ "error": refused_text(r, lane) })),
+        };
+        let _ = tx.send(out);
+    });
+    stream::Events::new(rx, CancelOnDrop(cancel)).into_response()
 }
 
 /// The query of `GET /api/scramble`.

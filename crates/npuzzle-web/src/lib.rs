@@ -27,6 +27,7 @@
 
 mod api;
 mod lanes;
+mod stream;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -94,6 +95,8 @@ pub fn router(config: Config) -> Router {
         .route("/api/scramble", get(api::scramble))
         .route("/api/solve", post(api::solve))
         .route("/api/compare", post(api::compare))
+        .route("/api/solve/stream", post(api::solve_stream))
+        .route("/api/compare/stream", post(api::compare_stream))
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(body_limit))
@@ -158,9 +161,11 @@ async fn page() -> Response {
 }
 
 async fn wrong_method(method: axum::http::Method, uri: axum::http::Uri) -> Response {
-    let allowed = match uri.path() {
-        "/api/solve" | "/api/compare" => "POST",
-        _ => "GET",
+    let path = uri.path();
+    let allowed = if path.starts_with("/api/solve") || path.starts_with("/api/compare") {
+        "POST"
+    } else {
+        "GET"
     };
     api::error(
         StatusCode::METHOD_NOT_ALLOWED,

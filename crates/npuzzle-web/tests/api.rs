@@ -506,3 +506,104 @@ fn a_wrong_method_gets_a_json_405() {
         a.body
     );
 }
+
+/// Reads server-sent events from `s` until `until` says stop: (name, data) pairs.
+fn read_events(
+    s: &mut std::net::TcpStream,
+    mut until: impl FnMut(&str, &serde_json::Value) -> bool,
+) -> Vec<(String, serde_json::Value)> {
+    use std::io::Read;
+    let mut raw = String::new();
+    let mut buf = [0u8; 4096];
+    let mut events = Vec::new();
+    loop {
+        let n = s.read(&mut buf).unwrap();
+        if n == 0 {
+            return events;
+        }
+        raw.push_str(&String::from_utf8_lossy(&buf[..n]));
+        while let Some(end) = raw.find("\n\n") {
+            let block: String = raw.drain(..end + 2).collect();
+            let name = block
+                .lines()
+                .find_map(|l| l.strip_prefix("event: "))
+                .map(str::to_string);
+            let data = block.lines().find_map(|l| l.strip_prefix("data: "));
+            if let (Some(name), Some(data)) = (name, data) {
+                let v: serde_json::Value = serde_json::from_str(data).unwrap();
+                let stop = until(&name, &v);
+                events.push((name, v));
+                if stop {
+                    return events;
+                }
+            }
+        }
+    }
+}
+
+fn open_stream(addr: std::net::SocketAddr, path: &str, body: &str) -> std::net::TcpStream {
+    use std::io::Write;
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    write!(
+        s,
+        "POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    s
+}
+
+/// A streamed solve tells its proven bounds as they rise and ends with the answer; a
+/// stream closed early cancels the search on the server.
+#[test]
+fn streamed_solves_report_progress_and_cancel_when_closed() {
+    let addr = start(npuzzle_web::Config::default());
+    let mut s = open_stream(
+        addr,
+        "/api/solve/stream",
+        r#"{"board": "8 1 3/4 0 2/7 6 5"}"#,
+    );
+    let ev = read_events(&mut s, |name, _| name == "result");
+    let (name, result) = ev.last().unwrap();
+    assert_eq!(name, "result");
+    assert_eq!(result["length"], 14);
+
+    let hard = r#"{"board": "15 14 13 12/11 10 9 8/7 6 5 4/3 1 2 0", "algorithm": "idastar", "heuristic": "manhattan"}"#;
+    let mut s = open_stream(addr, "/api/solve/stream", hard);
+    let ev = read_events(&mut s, |name, v| {
+        name == "progress" && v["bound"].as_u64().is_some_and(|b| b >= 60)
+    });
+    let bounds: Vec<u64> = ev.iter().filter_map(|(_, v)| v["bound"].as_u64()).collect();
+    assert!(
+        bounds.windows(2).all(|w| w[0] <= w[1]) && *bounds.last().unwrap() >= 60,
+        "{bounds:?}"
+    );
+    assert!(get(addr, "/api/health").json()["solves"]["large_boards"]["running"] == 1);
+    drop(s);
+    let clock = Instant::now();
+    while get(addr, "/api/health").json()["solves"]["large_boards"]["running"] != 0 {
+        assert!(
+            clock.elapsed() < Duration::from_secs(5),
+            "the search was not cancelled"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// A streamed comparison sends each search's row as it ends, then the whole answer.
+#[test]
+fn streamed_comparisons_send_each_row() {
+    let addr = start(npuzzle_web::Config::default());
+    let mut s = open_stream(
+        addr,
+        "/api/compare/stream",
+        r#"{"board": "8 1 3/4 0 2/7 6 5"}"#,
+    );
+    let ev = read_events(&mut s, |name, _| name == "result");
+    let runs = ev.iter().filter(|(n, _)| n == "run").count();
+    assert_eq!(runs, npuzzle::search::compared().len());
+    let (_, result) = ev.last().unwrap();
+    assert_eq!(result["length"], 14);
+    assert_eq!(result["runs"].as_array().unwrap().len(), runs);
+}

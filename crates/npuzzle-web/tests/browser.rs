@@ -340,14 +340,39 @@ fn the_page_follows_the_board_it_shows() {
     let server = common::start(npuzzle_web::Config::default());
     let page = format!("http://{server}/");
 
-    // 1. A slow 4x4 solve, then 3x3 and Scramble: the old answer never lands.
+    // 7. A slow 4x4 solve shows its progress, and Cancel stops it on the server at once.
     d.open(&format!(
         "{page}#board=15+14+13+12%2F11+10+9+8%2F7+6+5+4%2F3+1+2+0"
     ));
     d.js("document.getElementById('algo').value = 'idastar'; document.getElementById('heur').value = 'manhattan';");
+    assert_eq!(
+        d.js("return document.getElementById('cancel').disabled"),
+        json!(true)
+    );
+    d.click("#solve");
+    d.wait(10, "progress", |d| {
+        d.text("#solveinfo").contains("moves proven")
+    });
+    d.click("#cancel");
+    assert_eq!(d.text("#solveinfo"), "Cancelled.");
+    let clock = Instant::now();
+    while common::get(server, "/api/health").json()["solves"]["large_boards"]["running"] != 0 {
+        assert!(
+            clock.elapsed() < Duration::from_secs(5),
+            "Cancel left the search running"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(
+        d.js("return document.getElementById('solve').disabled"),
+        json!(false)
+    );
+
+    // 1. A slow 4x4 solve, then 3x3 and Scramble: the old answer never lands.
     d.click("#solve");
     d.wait(5, "the solve to start", |d| {
-        d.text("#solveinfo").contains("Solving")
+        let t = d.text("#solveinfo");
+        t.contains("Solving") || t.contains("Searching")
     });
     d.js("const w = document.getElementById('w'); w.value = '3'; const h = document.getElementById('h'); h.value = '3'; h.dispatchEvent(new Event('change'));");
     d.click("#scramble");
