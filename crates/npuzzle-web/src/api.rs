@@ -388,6 +388,7 @@ fn run_json(r: &npuzzle::request::Run) -> Value {
         Ok(sol) => json!({
             "algorithm": r.algorithm.name(),
             "heuristic": r.heuristic,
+            "exact": r.exact,
             "length": sol.len(),
             "expanded": sol.stats.expanded,
             "generated": sol.stats.generated,
@@ -398,6 +399,7 @@ fn run_json(r: &npuzzle::request::Run) -> Value {
         Err(e) => json!({
             "algorithm": r.algorithm.name(),
             "heuristic": r.heuristic,
+            "exact": r.exact,
             "length": null,
             "expanded": match e { SearchError::TimeLimit { expanded, .. } => Some(*expanded), _ => None },
             "generated": null,

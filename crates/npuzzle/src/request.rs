@@ -1096,8 +1096,10 @@ pub struct Run {
     pub algorithm: Algorithm,
     /// Its estimate (`pdb 7-8 + reflection` for databases), if it takes one.
     pub heuristic: Option<String>,
-    /// Its solution, or why none.
+    /// Its solution, or why none (a search left out says why in an `Unsupported`).
     pub result: Result<Solution, SearchError>,
+    /// Whether its solution is proven shortest (the fast and weighted runs are not).
+    pub exact: bool,
 }
 
 /// Every search of a comparison on one board.
@@ -1165,9 +1167,38 @@ impl Core {
         if let Some(p) = pdbs {
             searches.push((Algorithm::Idastar, None, Some(p)));
         }
+        // Past 25 cells no exact search but IDA* (with linear conflict, within the limit)
+        // can finish on any but a nearly solved board: the others are left out, saying
+        // why, and what can answer is compared instead (the fast solver, weighted IDA*).
+        let big = board.size().cells() >= FAST_FROM;
+        let mut answer_anyway = Vec::new();
+        if big {
+            answer_anyway.push((Algorithm::Fast, None));
+            answer_anyway.push((Algorithm::Idastar, Some(3.0)));
+        }
         for (algorithm, h, pdb) in searches {
             if cancelled() {
                 break;
+            }
+            if big && !(algorithm == Algorithm::Idastar && h == Some(HeuristicKind::LinearConflict))
+            {
+                let run = Run {
+                    algorithm,
+                    heuristic: h.map(|h| h.name().to_string()),
+                    result: Err(SearchError::Unsupported {
+                        algorithm: algorithm.name(),
+                        reason: format!(
+                            "left out: on {} cells only IDA* with linear conflict is tried \
+                             (no other exact search finishes on a random board), with the fast \
+                             solver and weighted IDA* beside it",
+                            board.size().cells()
+                        ),
+                    }),
+                    exact: true,
+                };
+                each(&run);
+                c.runs.push(run);
+                continue;
             }
             let (result, heuristic) = match &pdb {
                 Some((spec, p)) => (
@@ -1199,6 +1230,28 @@ impl Core {
                 algorithm,
                 heuristic,
                 result,
+                exact: true,
+            };
+            each(&run);
+            c.runs.push(run);
+        }
+        for (algorithm, weight) in answer_anyway {
+            if cancelled() {
+                break;
+            }
+            let h = HeuristicKind::LinearConflict;
+            let (result, heuristic) = match weight {
+                Some(w) => (
+                    search::idastar_weighted(board, goal, h, w, limits),
+                    Some(format!("{} x {w}", h.name())),
+                ),
+                None => (search::solve(board, goal, algorithm, h, limits), None),
+            };
+            let run = Run {
+                algorithm,
+                heuristic,
+                result,
+                exact: false,
             };
             each(&run);
             c.runs.push(run);

@@ -165,6 +165,9 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                     SearchError::OutOfMemory { .. } => "out of memory",
                     SearchError::TimeLimit { .. } if crate::opts::interrupted() => "interrupted",
                     SearchError::TimeLimit { .. } => "time limit",
+                    SearchError::Unsupported { reason, .. } if reason.starts_with("left out") => {
+                        "left out"
+                    }
                     _ => "not applicable",
                 };
                 table.push([
@@ -176,7 +179,16 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                     "-".into(),
                     short.into(),
                 ]);
-                notes.push(format!("{}: {}", r.algorithm, crate::search_words(e)));
+                // One note for every search left out, not one each.
+                let note = match e {
+                    SearchError::Unsupported { reason, .. } if reason.starts_with("left out") => {
+                        reason.clone()
+                    }
+                    e => format!("{}: {}", r.algorithm, crate::search_words(e)),
+                };
+                if !notes.contains(&note) {
+                    notes.push(note);
+                }
             }
         }
     }
@@ -220,7 +232,11 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         writeln!(out, "interrupted: no winner declared")?;
         return Ok(crate::LIMIT);
     }
-    let done: Vec<&Run> = rows.iter().filter(|r| r.result.is_ok()).collect();
+    // Winners among the exact searches (the fast and weighted runs answer another question).
+    let done: Vec<&Run> = rows
+        .iter()
+        .filter(|r| r.exact && r.result.is_ok())
+        .collect();
     let name = |r: &Run| match &r.heuristic {
         Some(h) => format!("{} with {h}", r.algorithm),
         None => r.algorithm.to_string(),
