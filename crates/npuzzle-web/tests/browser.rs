@@ -241,7 +241,7 @@ fn the_page_scrambles_solves_animates_and_compares() {
     assert!(url.contains("#board="), "{url}");
 
     // Solve: an answer, played at full speed, ends on the goal.
-    d.call("POST", "/execute/sync", Some(json!({"script": "const s = document.getElementById('speed'); s.value = 30; s.dispatchEvent(new Event('input'));", "args": []})));
+    d.call("POST", "/execute/sync", Some(json!({"script": "const s = document.getElementById('speed'); s.value = 100; s.dispatchEvent(new Event('input'));", "args": []})));
     d.click("#solve");
     d.wait(30, "a solution", |d| {
         d.text("#solveinfo").contains("moves,")
@@ -417,6 +417,35 @@ fn the_page_follows_the_board_it_shows() {
     let again = common::get(server, &format!("/api/scramble?size=3x3&seed={seed}")).json();
     assert_eq!(again["board"].as_str().unwrap(), scrambled, "seed {seed}");
 
+    // 9. Controls that mean what they show: no playback without a solution, no
+    // heuristic where auto uses a table, End jumps to the end, speed up to 500/s.
+    for id in ["first", "back", "play", "fwd", "last"] {
+        assert_eq!(
+            d.js(&format!("return document.getElementById('{id}').disabled")),
+            json!(true),
+            "{id}"
+        );
+    }
+    d.js("const a = document.getElementById('algo'); a.value = 'auto'; a.dispatchEvent(new Event('change'));");
+    assert_eq!(
+        d.js("return document.getElementById('heur').disabled"),
+        json!(true)
+    );
+    d.js("const s = document.getElementById('speed'); s.value = 100; s.dispatchEvent(new Event('input'));");
+    assert_eq!(d.text("#speedval"), "500/s");
+    d.js("const s = document.getElementById('speed'); s.value = 0; s.dispatchEvent(new Event('input'));");
+    d.click("#solve");
+    d.wait(30, "a solution", |d| {
+        d.text("#solveinfo").contains("moves,")
+    });
+    assert_eq!(
+        d.js("return document.getElementById('last').disabled"),
+        json!(false)
+    );
+    d.click("#last");
+    assert_eq!(d.attr("#board", "data-solved"), "true");
+    assert_eq!(d.text("#play"), "Play");
+
     // 2. A bad link keeps a board and says what was wrong.
     d.open(&format!("{page}#board=garbage"));
     assert_eq!(d.attr("#board", "data-board"), "1 2 3/4 5 6/7 8 0");
@@ -446,7 +475,7 @@ fn the_page_follows_the_board_it_shows() {
 
     // 5. A played solution stops the timer on the goal; a move after a hand solve
     // starts again.
-    d.js("const s = document.getElementById('speed'); s.value = 30; s.dispatchEvent(new Event('input'));");
+    d.js("const s = document.getElementById('speed'); s.value = 100; s.dispatchEvent(new Event('input'));");
     d.key("\u{E012}");
     d.click("#solve");
     d.wait(30, "the played solution", |d| {
