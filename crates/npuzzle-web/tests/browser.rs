@@ -499,6 +499,30 @@ fn the_page_follows_the_board_it_shows() {
     std::thread::sleep(Duration::from_millis(400));
     assert_ne!(d.text("#timer"), "0.0", "the timer did not start again");
 
+    // 10. A phone: the comparison fits the screen, no sideways scrolling.
+    d.call(
+        "POST",
+        "/window/rect",
+        Some(json!({"width": 390, "height": 844})),
+    );
+    d.open(&format!("{page}#board=8+1+3%2F4+0+2%2F7+6+5"));
+    d.click("#compare");
+    d.wait(60, "the comparison", |d| {
+        d.text("#cmpinfo").contains("Optimal length 14")
+    });
+    let (scroll, inner) = (
+        d.js("return document.documentElement.scrollWidth"),
+        d.js("return window.innerWidth"),
+    );
+    assert!(
+        scroll.as_u64() <= inner.as_u64(),
+        "page {scroll} px wide in a {inner} px window"
+    );
+    if let Ok(path) = std::env::var("NPUZZLE_PHONE_SCREENSHOT") {
+        let png = d.call("GET", "/screenshot", None);
+        std::fs::write(path, base64(png.as_str().unwrap())).unwrap();
+    }
+
     let log = d.call("POST", "/se/log", Some(json!({"type": "browser"})));
     let severe: Vec<&Value> = log
         .as_array()
