@@ -164,6 +164,32 @@ impl Driver {
         )
     }
 
+    /// The accessibility audit (axe-core, from the file `NPUZZLE_AXE` names) of the page as
+    /// it is: the serious and critical violations, as "rule: target" lines. `None` when no
+    /// axe-core is given (CI gives it: `.ci/run` installs it from the npm registry).
+    fn audit(&self) -> Option<Vec<String>> {
+        let path = std::env::var("NPUZZLE_AXE").ok()?;
+        let axe = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        self.call(
+            "POST",
+            "/execute/sync",
+            Some(json!({"script": format!("{axe}\nreturn 1;"), "args": []})),
+        );
+        let found = self.call(
+            "POST",
+            "/execute/async",
+            Some(json!({"script": "const done = arguments[arguments.length - 1]; axe.run(document, {resultTypes: ['violations']}).then(r => done(r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical').map(v => v.id + ': ' + v.help + ' at ' + v.nodes.map(n => n.target.join(' ')).join(', ')))).catch(e => done(['axe failed: ' + e]));", "args": []})),
+        );
+        Some(
+            found
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_str().unwrap().to_string())
+                .collect(),
+        )
+    }
+
     /// Opens `url` afresh (a new page load, not a hash change) and waits for the board.
     fn open(&self, url: &str) {
         self.call("POST", "/url", Some(json!({"url": "about:blank"})));
@@ -498,6 +524,16 @@ fn the_page_follows_the_board_it_shows() {
     assert_eq!(d.text("#count"), "1");
     std::thread::sleep(Duration::from_millis(400));
     assert_ne!(d.text("#timer"), "0.0", "the timer did not start again");
+
+    // 11. No serious or critical accessibility violations on the desktop layout, with a
+    // solution shown and a comparison drawn.
+    d.click("#compare");
+    d.wait(60, "the comparison", |d| {
+        d.text("#cmpinfo").contains("Optimal length")
+    });
+    if let Some(v) = d.audit() {
+        assert!(v.is_empty(), "desktop: {v:#?}");
+    }
 
     // 10. A phone: the comparison fits the screen, no sideways scrolling.
     d.call(
