@@ -308,6 +308,17 @@ fn job(req: &SolveRequest) -> Result<Job, Rejected> {
     Ok(job)
 }
 
+/// A solve request's body read and checked (the 4xx answer if not).
+fn read_job(body: Result<Bytes, BytesRejection>) -> Result<Job, Rejected> {
+    job(&read_json::<SolveRequest>(body)?)
+}
+
+/// A compare request's body read: its board and goal, checked (the 4xx answer if not).
+fn read_boards(body: Result<Bytes, BytesRejection>) -> Result<(Board, Board), Rejected> {
+    let req: CompareRequest = read_json(body)?;
+    board_and_goal(&req.board, req.size.as_deref(), req.goal.as_deref())
+}
+
 /// A search that gave no answer: its message, and the lower bound it proved if any.
 struct Failed {
     message: String,
@@ -359,11 +370,7 @@ pub async fn solve(
     Shared(state): Shared<Arc<State>>,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
-    let req: SolveRequest = match read_json(body) {
-        Ok(r) => r,
-        Err(r) => return r.into_response(),
-    };
-    let job = match job(&req) {
+    let job = match read_job(body) {
         Ok(j) => j,
         Err(r) => return r.into_response(),
     };
@@ -438,11 +445,7 @@ pub async fn compare(
     Shared(state): Shared<Arc<State>>,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
-    let req: CompareRequest = match read_json(body) {
-        Ok(r) => r,
-        Err(r) => return r.into_response(),
-    };
-    let (board, goal) = match board_and_goal(&req.board, req.size.as_deref(), req.goal.as_deref()) {
+    let (board, goal) = match read_boards(body) {
         Ok(p) => p,
         Err(r) => return r.into_response(),
     };
@@ -496,11 +499,7 @@ pub async fn solve_stream(
     Shared(state): Shared<Arc<State>>,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
-    let req: SolveRequest = match read_json(body) {
-        Ok(r) => r,
-        Err(r) => return r.into_response(),
-    };
-    let job = match job(&req) {
+    let job = match read_job(body) {
         Ok(j) => j,
         Err(r) => return r.into_response(),
     };
@@ -549,11 +548,7 @@ pub async fn compare_stream(
     Shared(state): Shared<Arc<State>>,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
-    let req: CompareRequest = match read_json(body) {
-        Ok(r) => r,
-        Err(r) => return r.into_response(),
-    };
-    let (board, goal) = match board_and_goal(&req.board, req.size.as_deref(), req.goal.as_deref()) {
+    let (board, goal) = match read_boards(body) {
         Ok(p) => p,
         Err(r) => return r.into_response(),
     };
