@@ -515,6 +515,21 @@ fn the_page_follows_the_board_it_shows() {
     d.wait(5, "a hand solve", |d| {
         d.text("#status").contains("Solved in 1 move")
     });
+    // 11. What assistive tools get: the move and the gap announced, the size and board on
+    // the element, the tiles in board order, the movable ones reachable by Tab.
+    assert_eq!(
+        d.js("return document.getElementById('announce').textContent"),
+        json!("Tile 8 moved; the gap is at row 3, column 3. Solved!")
+    );
+    assert_eq!(d.attr("#board", "data-size"), "3x3");
+    assert_eq!(
+        d.attr("#board", "aria-owns"),
+        "tile-1 tile-2 tile-3 tile-4 tile-5 tile-6 tile-7 tile-8"
+    );
+    assert_eq!(
+        d.js("return [...document.querySelectorAll('#board .tile')].filter(t => t.tabIndex === 0).map(t => t.dataset.tile).sort().join(' ')"),
+        json!("3 6 7 8")
+    );
     d.key("\u{E014}");
     assert!(
         d.text("#status").contains("Your move"),
