@@ -569,6 +569,10 @@ fn the_page_follows_the_board_it_shows() {
         scroll.as_u64() <= inner.as_u64(),
         "page {scroll} px wide in a {inner} px window"
     );
+    // Controls are 44 px touch targets on a phone.
+    let small = d.js("return [...document.querySelectorAll('button, select, input')].filter(e => e.offsetParent && (e.offsetHeight < 44 || e.offsetWidth < 44)).map(e => e.id)");
+    assert_eq!(small, json!([]), "controls under 44 px");
+    d.js("window.scrollTo(0, 0);");
     if let Ok(path) = std::env::var("NPUZZLE_PHONE_SCREENSHOT") {
         let png = d.call("GET", "/screenshot", None);
         std::fs::write(path, base64(png.as_str().unwrap())).unwrap();
