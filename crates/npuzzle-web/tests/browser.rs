@@ -190,6 +190,18 @@ impl Driver {
         )
     }
 
+    /// Fails on any error the page wrote to the console since the last look.
+    fn assert_no_console_errors(&self) {
+        let log = self.call("POST", "/se/log", Some(json!({"type": "browser"})));
+        let severe: Vec<&Value> = log
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["level"] == "SEVERE")
+            .collect();
+        assert!(severe.is_empty(), "console errors: {severe:?}");
+    }
+
     /// Opens `url` afresh (a new page load, not a hash change) and waits for the board.
     fn open(&self, url: &str) {
         self.call("POST", "/url", Some(json!({"url": "about:blank"})));
@@ -347,14 +359,7 @@ fn the_page_scrambles_solves_animates_and_compares() {
     }
 
     // No errors on the console.
-    let log = d.call("POST", "/se/log", Some(json!({"type": "browser"})));
-    let severe: Vec<&Value> = log
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|e| e["level"] == "SEVERE")
-        .collect();
-    assert!(severe.is_empty(), "console errors: {severe:?}");
+    d.assert_no_console_errors();
 }
 
 /// The page follows the board it shows: answers for another board are dropped and their
@@ -578,12 +583,5 @@ fn the_page_follows_the_board_it_shows() {
         std::fs::write(path, base64(png.as_str().unwrap())).unwrap();
     }
 
-    let log = d.call("POST", "/se/log", Some(json!({"type": "browser"})));
-    let severe: Vec<&Value> = log
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|e| e["level"] == "SEVERE")
-        .collect();
-    assert!(severe.is_empty(), "console errors: {severe:?}");
+    d.assert_no_console_errors();
 }
