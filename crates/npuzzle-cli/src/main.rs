@@ -87,11 +87,27 @@ pub fn search_exit_code(e: &npuzzle::SearchError) -> u8 {
     }
 }
 
-/// A search error in the command line's words: the library names algorithms; the command
-/// line adds the option that asks for them.
+/// A search error in the command line's words: the library names the request's fields
+/// and algorithms; the command line names the options that set them.
 pub fn search_words(e: &npuzzle::SearchError) -> String {
     use npuzzle::SearchError as E;
     match e {
+        E::BadRequest { field, reason } => {
+            let flag = match *field {
+                "algorithm" => "--algo",
+                "heuristic" => "--heuristic",
+                "weight" => "--weight",
+                "metric" => "--metric",
+                "pdb" => "--pdb",
+                "solutions" => "--all/--first",
+                "exact" => "--optimal",
+                other => other,
+            };
+            format!("{flag}: {reason}")
+        }
+        E::BuildTooLong { .. } => format!(
+            "{e} (npuzzle pdb build --size WxH --pdb PARTITION builds it; or raise --time-limit)"
+        ),
         E::MemoryLimit { suggestion, .. } if !suggestion.contains(' ') => {
             format!("{e} (--algo {suggestion})")
         }
@@ -99,6 +115,14 @@ pub fn search_words(e: &npuzzle::SearchError) -> String {
             format!("{e} (--algo idastar)")
         }
         e => e.to_string(),
+    }
+}
+
+/// A search error as the command ends with it: its exit code and its words.
+pub fn search_fail(e: npuzzle::SearchError) -> Fail {
+    Fail {
+        code: search_exit_code(&e),
+        message: search_words(&e),
     }
 }
 

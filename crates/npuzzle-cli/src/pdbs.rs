@@ -72,27 +72,6 @@ pub fn core(dir: Option<&Path>, how: Load) -> Core {
     })
 }
 
-/// A search error as the command line ends with it.
-pub fn fail(e: SearchError) -> Fail {
-    match &e {
-        SearchError::BadRequest {
-            field: "pdb",
-            reason,
-        } => Fail::input(format!("--pdb: {reason}")),
-        SearchError::BuildTooLong { .. } => Fail {
-            code: crate::LIMIT,
-            message: format!(
-                "{e} (npuzzle pdb build --size WxH --pdb PARTITION builds it; or raise \
-                 --time-limit)"
-            ),
-        },
-        _ => Fail {
-            code: crate::search_exit_code(&e),
-            message: e.to_string(),
-        },
-    }
-}
-
 /// Builds one database (with a note and progress for large ones) and saves it; with
 /// `must_save`, a database that cannot be saved is an error (exit 4).
 pub fn build_one(
@@ -113,7 +92,7 @@ pub fn build_one(
                 code: crate::IO,
                 message: reason,
             },
-            e => fail(e),
+            e => crate::search_fail(e),
         })
 }
 
@@ -126,5 +105,7 @@ pub fn heuristic(
     dir: Option<&Path>,
     how: Load,
 ) -> Result<PdbHeuristic, Fail> {
-    core(dir, how).named_pdbs(goal, spec, limits).map_err(fail)
+    core(dir, how)
+        .named_pdbs(goal, spec, limits)
+        .map_err(crate::search_fail)
 }

@@ -1,6 +1,5 @@
 //! Arguments as Python gives them: boards as text or tiles, sizes, goals, notations, partitions.
 
-#[allow(unused_imports)]
 use super::*;
 
 pub(crate) fn parse_size(size: &str) -> PyResult<Size> {

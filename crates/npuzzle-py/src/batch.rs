@@ -1,6 +1,5 @@
 //! Batch calls on `(N, cells)` arrays: distances, estimates, solvability, scrambles, on the library's thread pool with the GIL released.
 
-#[allow(unused_imports)]
 use super::*;
 
 /// The tiles of an `(N, cells)` array as one slice, its shape checked.

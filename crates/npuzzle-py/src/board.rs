@@ -1,6 +1,5 @@
 //! Single-board calls: parse, format, solvability, moves, one scramble.
 
-#[allow(unused_imports)]
 use super::*;
 
 /// Parses a board; returns its tiles (0 the blank) and its size as "WxH".

@@ -1,6 +1,5 @@
 //! The Gymnasium environments' Rust side: one board (`_Puzzle`) and many at once (`_VecPuzzle`).
 
-#[allow(unused_imports)]
 use super::*;
 
 /// The direction a Gymnasium action names: 0 up, 1 down, 2 left, 3 right (the way the

@@ -1,6 +1,5 @@
 //! Pattern databases built or loaded from Python, shared with the CLI's files.
 
-#[allow(unused_imports)]
 use super::*;
 
 /// Pattern databases for one goal, loaded or built once and shared by the calls that

@@ -1,6 +1,5 @@
 //! Solving one board: the library's request and core, progress and Ctrl-C, the answer as a `Solution`.
 
-#[allow(unused_imports)]
 use super::*;
 
 /// The solving core every call shares (no folders: databases come with the call).

@@ -372,6 +372,25 @@ impl Core {
         self.tell(&Event::Note(text));
     }
 
+    /// Runs a build that reports its layers, telling the listener of each (`shown`: only
+    /// builds long enough to watch) and of its end.
+    fn building<T>(
+        &self,
+        what: &str,
+        shown: bool,
+        run: impl FnOnce(&mut dyn FnMut(&Progress)) -> T,
+    ) -> T {
+        let result = run(&mut |progress| {
+            if shown {
+                self.tell(&Event::Building { what, progress });
+            }
+        });
+        if shown {
+            self.tell(&Event::Built { what });
+        }
+        result
+    }
+
     /// Builds one database, telling the listener, and saves it in the database folder;
     /// `must_save`: a database that cannot be saved is an error.
     pub fn build_pdb(
@@ -398,19 +417,9 @@ impl Core {
                 crate::error::human_bytes(build_memory(goal.size(), tiles.len()))
             ));
         }
-        let what = format!("pdb {}", tiles.len());
-        let db = PatternDb::build(goal, tiles, limits, threads, &mut |p| {
-            if large {
-                self.tell(&Event::Building {
-                    what: &what,
-                    progress: p,
-                });
-            }
-        });
-        if large {
-            self.tell(&Event::Built { what: &what });
-        }
-        let db = db?;
+        let db = self.building(&format!("pdb {}", tiles.len()), large, |progress| {
+            PatternDb::build(goal, tiles, limits, threads, progress)
+        })?;
         match &self.sources.pdb_dir {
             Some(d) => {
                 let path = d.join(file_name(goal, tiles));
@@ -657,18 +666,9 @@ impl Core {
                 crate::error::human_bytes(crate::analysis::memory_needed(size))
             ));
         }
-        let what = format!("analyzing {size}");
-        let result = crate::analysis::analyze(goal, limits, 0, 0, &mut |p| {
-            if large {
-                self.tell(&Event::Building {
-                    what: &what,
-                    progress: p,
-                });
-            }
+        let result = self.building(&format!("analyzing {size}"), large, |progress| {
+            crate::analysis::analyze(goal, limits, 0, 0, progress)
         });
-        if large {
-            self.tell(&Event::Built { what: &what });
-        }
         Ok(result?.table)
     }
 
@@ -1009,7 +1009,8 @@ impl Core {
     }
 
     /// The table for `goal` built in memory (not saved) and kept for the core's later
-    /// boards of that goal (at most [`MEMORY_TABLES`] goals: past that, the oldest go).
+    /// boards of that goal (at most [`MEMORY_TABLES`] goals and [`MEMORY_TABLE_BYTES`]: past
+    /// that, those kept go).
     fn memory_table(
         &self,
         goal: &Board,
@@ -1023,7 +1024,10 @@ impl Core {
             return Ok(t.clone());
         }
         let t = Arc::new(DistanceTable::build(goal, limits)?);
-        if memory.len() >= MEMORY_TABLES {
+        // Kept within a count and a size: a client asking for endless goals (or for the
+        // 30 MB tables of 12-cell boards) must not grow the core without end.
+        let held: u64 = memory.values().map(|t| t.memory()).sum();
+        if memory.len() >= MEMORY_TABLES || held + t.memory() > MEMORY_TABLE_BYTES {
             memory.clear();
         }
         memory.insert(goal.clone(), t.clone());
@@ -1088,6 +1092,9 @@ impl Core {
 /// Goals whose tables a core keeps in memory at most (a 3x3 table is 22 KiB; a client
 /// asking for endless goals must not grow it without end).
 pub const MEMORY_TABLES: usize = 64;
+
+/// Bytes of tables a core keeps in memory at most (eight 12-cell tables).
+pub const MEMORY_TABLE_BYTES: u64 = 256 << 20;
 
 /// One search of a comparison: what ran and what it gave.
 #[derive(Debug, Clone)]

@@ -245,7 +245,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             let h = if fast {
                 crate::pdbs::core(dir.as_deref(), args.pdb_load)
                     .pdbs_for(&goal, None, &limits, 0.0)
-                    .map_err(crate::pdbs::fail)?
+                    .map_err(crate::search_fail)?
                     .map(|(_, h)| h)
             } else {
                 Some(Arc::new(heuristic(

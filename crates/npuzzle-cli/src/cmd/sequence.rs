@@ -367,7 +367,7 @@ fn opt_diff(
     let core = crate::pdbs::core(crate::pdbs::pdb_dir(&None).as_deref(), Default::default());
     let optimal = core
         .answer(&board, &request)
-        .map_err(crate::pdbs::fail)?
+        .map_err(crate::search_fail)?
         .moves;
     let over = m.len() - optimal.len();
     writeln!(

@@ -1,7 +1,6 @@
 //! A batch of boards solved on the thread pool, one request shared, each answer kept
 //! until its turn to be written.
 
-#[allow(unused_imports)]
 use super::*;
 
 /// One board's answer, kept until its turn to be written.
@@ -76,29 +75,6 @@ pub(super) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// A request's error in the command line's words: each field named by its option.
-pub(super) fn flag_words(e: &SearchError) -> String {
-    match e {
-        SearchError::BadRequest { field, reason } => {
-            let flag = match *field {
-                "algorithm" => "--algo",
-                "heuristic" => "--heuristic",
-                "weight" => "--weight",
-                "metric" => "--metric",
-                "pdb" => "--pdb",
-                "solutions" => "--all/--first",
-                "exact" => "--optimal",
-                other => other,
-            };
-            format!("{flag}: {reason}")
-        }
-        SearchError::BuildTooLong { .. } => format!(
-            "{e} (npuzzle pdb build --size WxH --pdb PARTITION builds it; or raise --time-limit)"
-        ),
-        e => crate::search_words(e),
-    }
-}
-
 /// Solves one board into its answer.
 pub(super) fn solve_one(shared: &Shared, item: &Item, request: &Request) -> Result<Answer, Fail> {
     let args = shared.args;
@@ -142,15 +118,14 @@ pub(super) fn solve_one(shared: &Shared, item: &Item, request: &Request) -> Resu
             }
         }
         Err(e) => {
+            // A request's own error stands alone; a search's names the board.
             let msg = match &e {
-                SearchError::BadRequest { .. } | SearchError::BuildTooLong { .. } => flag_words(&e),
+                SearchError::BadRequest { .. } | SearchError::BuildTooLong { .. } => {
+                    crate::search_words(&e)
+                }
                 e => format!("{board}: {}", crate::search_words(e)),
             };
-            let code = match e {
-                SearchError::BuildTooLong { .. } => LIMIT,
-                e => exit_code(&e),
-            };
-            report(&mut a, &msg, code)?;
+            report(&mut a, &msg, exit_code(&e))?;
         }
     }
     Ok(a)

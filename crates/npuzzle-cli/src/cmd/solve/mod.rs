@@ -185,7 +185,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         limits: args.limits.limits(),
         threads: args.threads,
     };
-    request.check().map_err(|e| Fail::input(flag_words(&e)))?;
+    request.check().map_err(crate::search_fail)?;
     let size = args.board.size;
     let sources = Sources {
         pdb_dir: crate::pdbs::pdb_dir(&args.pdb_dir),

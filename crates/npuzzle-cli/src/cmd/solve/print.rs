@@ -1,7 +1,6 @@
 //! How an answer is written: text, `--stats`, JSON (the library's report), several
 //! solutions, and `--animate` on a terminal.
 
-#[allow(unused_imports)]
 use super::*;
 
 pub(super) fn print_solution(
