@@ -1315,15 +1315,16 @@ fn weighted_search_states_its_bound() {
 
 #[test]
 fn auto_answers_large_boards_without_building_databases() {
-    // A random 6x6 under a tiny memory limit: answered at once by the fast solver, said
-    // to be unproven, and no database is built or saved.
+    // A random 6x6 under a tiny memory limit: answered by the anytime solver within its
+    // second (beams as wide as the limit allows), said to be unproven, and no database
+    // is built or saved.
     let o = npuzzle(&["scramble", "--size", "6x6", "--seed", "4"], "");
     let board = text(&o.stdout).trim().to_string();
     let o = npuzzle(&["solve", "--max-memory", "1M", "--stats", &board], "");
     let out = text(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     assert!(out.contains("(not proven optimal, lower bound"), "{out}");
-    assert!(out.contains("  fast:"), "{out}");
+    assert!(out.contains("  anytime (linear-conflict beam):"), "{out}");
     let moves = out.lines().next().unwrap().rsplit(' ').next().unwrap();
     let o = npuzzle(&["verify", &board, moves], "");
     assert_eq!(o.status.code(), Some(0));
@@ -1549,27 +1550,36 @@ fn bench_measures_the_fast_solver_weights_and_random_boards() {
         );
         assert!(v["ok"] == true && len >= opt && len <= 1.5 * opt, "{v}");
     }
-    // Random 8x8 boards: measured against the linear-conflict bound.
-    let o = npuzzle(
-        &[
+    // Random 8x8 boards: measured against their Manhattan distance, with the spread.
+    let lengths = |algo: &str, extra: &[&str]| {
+        let mut args = vec![
             "bench", "--set", "random", "--size", "8x8", "--count", "4", "--seed", "3", "--algo",
-            "fast",
-        ],
-        "",
+            algo,
+        ];
+        args.extend(extra);
+        let o = npuzzle(&args, "");
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        let out = text(&o.stdout);
+        let lens: Vec<u64> = out
+            .lines()
+            .filter(|l| l.contains(" manhattan ") && l.ends_with(" s"))
+            .map(|l| l.split_whitespace().nth(1).unwrap().parse().unwrap())
+            .collect();
+        assert_eq!(lens.len(), 4, "{out}");
+        assert!(out.contains("total: 4 of 4 solved"), "{out}");
+        assert!(out.contains("ratio per instance: min x"), "{out}");
+        lens
+    };
+    let fast = lengths("fast", &[]);
+    // The anytime solver starts from the fast answer and only keeps shorter ones.
+    let any = lengths("anytime", &["--time-limit", "0.3"]);
+    assert!(
+        any.iter().zip(&fast).all(|(a, f)| a < f),
+        "{any:?} {fast:?}"
     );
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
-    let out = text(&o.stdout);
-    assert_eq!(
-        out.lines()
-            .filter(|l| l.contains("lower bound") && l.ends_with(" s"))
-            .count(),
-        4,
-        "{out}"
-    );
-    assert!(out.contains("total: 4 of 4 solved"), "{out}");
     refused(
         &["bench", "--set", "random", "--size", "6x6"],
-        "try --algo fast",
+        "try --algo fast or --algo anytime",
         2,
     );
     refused(

@@ -196,7 +196,8 @@ pub(crate) fn solve(
     // named as the keyword is), before any work.
     request.check().map_err(search_error)?;
     // Progress and Ctrl-C: the library reports after each pass and every million nodes
-    // or so; each report calls `progress` (a dict: algorithm, bound, expanded, seconds)
+    // or so; each report calls `progress` (a dict: algorithm, bound, expanded, best,
+    // seconds)
     // and checks for KeyboardInterrupt, which cancels the search and is raised after it.
     let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let raised: Arc<std::sync::Mutex<Option<PyErr>>> = Arc::default();
@@ -211,6 +212,7 @@ pub(crate) fn solve(
                     d.set_item("algorithm", p.algorithm)?;
                     d.set_item("bound", p.bound)?;
                     d.set_item("expanded", p.expanded)?;
+                    d.set_item("best", p.best)?;
                     d.set_item("seconds", p.elapsed.as_secs_f64())?;
                     f.call1(py, (d,)).map(|_| ())
                 });

@@ -318,3 +318,18 @@ def test_progress_is_reported_and_ctrl_c_cancels_the_search():
     with pytest.raises(KeyboardInterrupt):
         npuzzle.solve(board, algorithm="idastar", heuristic="manhattan", time_limit=60)
     assert time.time() - t < 30
+
+
+def test_big_boards_get_the_anytime_answer_improving():
+    # A random 6x6: auto is the anytime solver; the answers it reports only get shorter,
+    # the last one is the answer, and the bound stays below it.
+    board = npuzzle.scramble("6x6", seed=5)
+    seen = []
+    s = npuzzle.solve(board, time_limit=0.5, progress=seen.append)
+    best = [p["best"] for p in seen if p["best"] is not None]
+    assert len(best) >= 2 and all(b < a for a, b in zip(best, best[1:])), best
+    assert s.algorithm == "anytime" and s.length == best[-1]
+    assert 0 < s.lower_bound <= s.length and npuzzle.verify(board, s.moves)
+    # The fast solver stays the instant answer, and longer.
+    f = npuzzle.solve(board, algorithm="fast")
+    assert f.algorithm == "fast" and f.length > s.length

@@ -520,6 +520,7 @@ pub async fn solve_stream(
                 "algorithm": p.algorithm,
                 "bound": p.bound,
                 "expanded": p.expanded,
+                "best": p.best,
                 "seconds": p.elapsed.as_secs_f64(),
             }),
         ));

@@ -127,18 +127,19 @@ fn solves_are_optimal_by_the_bfs_and_reach_the_goal() {
     let a = post(addr, "/api/solve", r#"{"board": "2 1 3/4 5 6/7 8 0"}"#);
     assert_eq!(a.status, 200);
     assert_eq!(a.json()["solvable"], false);
-    // The fast solver on a large board: a valid answer, not claimed optimal.
+    // Auto on a large board: the anytime solver within the request's time, a valid
+    // answer, not claimed optimal.
     let big = uniform(&Board::solved(Size::new(8, 8).unwrap()), &mut rng);
     let a = post(
         addr,
         "/api/solve",
-        &serde_json::json!({"board": big.to_string()}).to_string(),
+        &serde_json::json!({"board": big.to_string(), "time_limit": 0.5}).to_string(),
     );
     assert_eq!(a.status, 200, "{}", a.body);
     let v = a.json();
     assert_eq!(
         (v["algorithm"].as_str(), v["optimal"].as_bool()),
-        (Some("fast"), Some(false))
+        (Some("anytime"), Some(false))
     );
     assert!(v["lower_bound"].as_u64().unwrap() <= v["length"].as_u64().unwrap());
     assert!(reaches_goal(
@@ -568,6 +569,22 @@ fn streamed_solves_report_progress_and_cancel_when_closed() {
     let (name, result) = ev.last().unwrap();
     assert_eq!(name, "result");
     assert_eq!(result["length"], 14);
+
+    // A big board: the anytime answer shown improving, each best shorter than the one
+    // before, the last one the answer.
+    let big = uniform(&Board::solved(Size::new(7, 7).unwrap()), &mut Rng::new(5));
+    let req = serde_json::json!({"board": big.to_string(), "time_limit": 0.5}).to_string();
+    let mut s = open_stream(addr, "/api/solve/stream", &req);
+    let ev = read_events(&mut s, |name, _| name == "result");
+    let best: Vec<u64> = ev.iter().filter_map(|(_, v)| v["best"].as_u64()).collect();
+    assert!(
+        best.len() >= 2 && best.windows(2).all(|w| w[1] < w[0]),
+        "{best:?}"
+    );
+    let (name, result) = ev.last().unwrap();
+    assert_eq!(name, "result");
+    assert_eq!(result["length"].as_u64(), best.last().copied());
+    assert_eq!(result["algorithm"], "anytime");
 
     let hard = r#"{"board": "15 14 13 12/11 10 9 8/7 6 5 4/3 1 2 0", "algorithm": "idastar", "heuristic": "manhattan"}"#;
     let mut s = open_stream(addr, "/api/solve/stream", hard);

@@ -22,6 +22,9 @@ pub struct SearchProgress {
     pub expanded: u64,
     /// Time since the search started.
     pub elapsed: Duration,
+    /// For an anytime search (the library's `search::anytime`): the length of the
+    /// shortest answer found so far, which only ever falls.
+    pub best: Option<u32>,
 }
 
 /// A caller's hook for [`SearchProgress`], called from the searching thread(s): it should
@@ -180,14 +183,32 @@ impl Watch {
 
     /// Tells the progress hook, if any, how far `algorithm` has come.
     pub(crate) fn report(&self, algorithm: &'static str, bound: Option<u32>, expanded: u64) {
+        self.report_best(algorithm, bound, expanded, None);
+    }
+
+    /// [`report`](Self::report) with the shortest answer found so far.
+    pub(crate) fn report_best(
+        &self,
+        algorithm: &'static str,
+        bound: Option<u32>,
+        expanded: u64,
+        best: Option<u32>,
+    ) {
         if let Some(p) = &self.progress {
             p(&SearchProgress {
                 algorithm,
                 bound,
                 expanded,
                 elapsed: self.elapsed(),
+                best,
             });
         }
+    }
+
+    /// Time left before the deadline, if there is one.
+    pub(crate) fn remaining(&self) -> Option<Duration> {
+        self.deadline
+            .map(|d| d.saturating_duration_since(Instant::now()))
     }
 
     pub(crate) fn elapsed(&self) -> Duration {

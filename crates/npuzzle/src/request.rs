@@ -878,6 +878,28 @@ impl Core {
                 return Ok(done(r, ans.solution, notes));
             }
         }
+        // Auto past 25 cells: the anytime solver, within the time limit (a second
+        // without one).
+        if request.algorithm == Algorithm::Auto && cells >= FAST_FROM && !request.exact {
+            let left = Limits {
+                time_limit: request
+                    .limits
+                    .time_limit
+                    .map(|t| t.saturating_sub(started.elapsed())),
+                ..request.limits.clone()
+            };
+            let a = search::anytime(board, &goal, request.threads, &left)?;
+            let (algo, name) = if a.proven {
+                (Algorithm::Idastar, HeuristicKind::LinearConflict.name())
+            } else {
+                (Algorithm::Fast, "linear-conflict beam")
+            };
+            let mut r = report(&a.solution, algo, Some(name), None).with_lower_bound(a.lower_bound);
+            if !a.proven {
+                r.algorithm = "anytime";
+            }
+            return Ok(done(r, a.solution, notes));
+        }
         // Distance tables, IDA*, the fast solver on big boards: per size.
         let (result, algo) = self.search(board, &goal, request, h, &limits, &mut notes);
         let name = algo.uses_heuristic().then_some(h.name());

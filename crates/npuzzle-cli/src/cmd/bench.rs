@@ -23,8 +23,8 @@ pub enum Set {
     Korf100,
     /// Korf & Felner (2002): 50 random 24-puzzle instances.
     Korf24,
-    /// Uniform random boards (--size, --count, --seed), measured against the
-    /// linear-conflict lower bound.
+    /// Uniform random boards (--size, --count, --seed), measured against their
+    /// Manhattan distance (a lower bound).
     Random,
 }
 
@@ -35,6 +35,10 @@ pub enum Method {
     Pdb,
     /// The fast solver: any size at once, not proven optimal.
     Fast,
+    /// The anytime solver (`solve`'s auto past 25 cells): the shortest answer it finds
+    /// within --time-limit (1 s without one), not proven optimal; each instance gets
+    /// every thread.
+    Anytime,
 }
 
 const KORF100: &str = include_str!("../../../../testdata/korf100.txt");
@@ -48,7 +52,7 @@ const KORF24: &str = include_str!("../../../../testdata/korf24_50.txt");
 /// otherwise. Missing databases are built first (with progress) and saved.
 #[derive(ClapArgs, Debug)]
 #[command(
-    after_help = "Examples:\n  npuzzle bench --set korf100\n  npuzzle bench --set korf100 --threads 1 --json\n  npuzzle bench --set korf24 --ids 1,2,3\n  npuzzle bench --set korf24 --algo fast\n  npuzzle bench --set korf24 --weight 1.2 --time-limit 60\n  npuzzle bench --set random --size 10x10 --count 100 --seed 7 --algo fast"
+    after_help = "Examples:\n  npuzzle bench --set korf100\n  npuzzle bench --set korf100 --threads 1 --json\n  npuzzle bench --set korf24 --ids 1,2,3\n  npuzzle bench --set korf24 --algo fast\n  npuzzle bench --set korf24 --weight 1.2 --time-limit 60\n  npuzzle bench --set random --size 10x10 --count 100 --seed 7 --algo fast\n  npuzzle bench --set random --size 6x6 --count 20 --algo anytime --time-limit 10"
 )]
 pub struct Args {
     /// An instance file; or use --set.
@@ -58,7 +62,8 @@ pub struct Args {
     #[arg(long, value_enum, conflicts_with = "file")]
     pub set: Option<Set>,
     /// How to solve: pdb (IDA* with pattern databases, proven optimal; weighted with
-    /// --weight) or fast (any size, not proven optimal).
+    /// --weight), fast (any size at once, not proven optimal) or anytime (any size, the
+    /// best answer within --time-limit).
     #[arg(long, value_enum, default_value = "pdb")]
     pub algo: Method,
     /// Weighted database IDA*: each solution at most W times the optimum (checked where
@@ -206,14 +211,16 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     } else {
         parse_set(&text)
     };
-    let fast = args.algo == Method::Fast;
+    let anytime = args.algo == Method::Anytime;
+    let fast = args.algo == Method::Fast || anytime;
     if !fast
         && instances
             .iter()
             .any(|i| i.board.size().cells() >= npuzzle::search::FAST_FROM)
     {
         return Err(Fail::input(
-            "no exact search finishes on random boards of 26 cells or more; try --algo fast",
+            "no exact search finishes on random boards of 26 cells or more; try --algo fast \
+             or --algo anytime",
         ));
     }
     let mut code = OK;
@@ -267,7 +274,8 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     }
     // With one instance, all threads search it together (parallel IDA*); with several,
     // each thread takes whole instances, which keeps every core busy on short searches.
-    let (per_search, workers) = if instances.len() == 1 {
+    // The anytime solver's figures are per board within its time: one board at a time.
+    let (per_search, workers) = if instances.len() == 1 || anytime {
         (threads, 1)
     } else {
         (1, threads)
@@ -278,6 +286,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     let (mut total_nodes, mut total_time, mut total_len, mut solved) =
         (0u64, Duration::ZERO, 0u64, 0usize);
     let (mut total_ref, mut max_time) = (0u64, Duration::ZERO);
+    let mut ratios: Vec<f64> = Vec::new();
     let wall = Instant::now();
     let core = Core::new(npuzzle::request::Sources::default());
     // Takes the next unsolved instance and solves it; false when none is left.
@@ -290,6 +299,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             per_search,
             args.weight,
             fast,
+            anytime,
             &next,
             &results,
             &core,
@@ -339,17 +349,18 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                             (false, None) => len == o,
                         });
                     // The length is measured against the optimum where the file gives
-                    // it, else against the linear-conflict lower bound.
+                    // it, else against the Manhattan distance (a lower bound).
                     let (reference, kind) = match inst.optimal {
                         Some(o) => (o, "optimal"),
                         None => (
-                            npuzzle::HeuristicKind::LinearConflict
+                            npuzzle::HeuristicKind::Manhattan
                                 .estimate(&inst.board, goal)
                                 .unwrap_or(0),
-                            "lower bound",
+                            "manhattan",
                         ),
                     };
                     let ratio = len as f64 / reference.max(1) as f64;
+                    ratios.push(ratio);
                     if !ok {
                         code = merge(code, MISMATCH);
                         crate::note!(
@@ -372,7 +383,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                     if args.json {
                         let v = json!({
                             "id": inst.id, "length": len, "optimal": inst.optimal,
-                            "lower_bound": inst.optimal.is_none().then_some(reference),
+                            "manhattan": inst.optimal.is_none().then_some(reference),
                             "ratio": ratio, "ok": ok,
                             "expanded": s.stats.expanded, "generated": s.stats.generated,
                             "seconds": s.stats.elapsed.as_secs_f64(), "threads": per_search,
@@ -411,11 +422,23 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         Ok(())
     })?;
     let wall = wall.elapsed();
+    // The spread of the per-board ratios: least, tenth percentile, median, ninetieth,
+    // most.
+    ratios.sort_by(f64::total_cmp);
+    let at = |q: f64| {
+        ratios
+            .get(((ratios.len() as f64 - 1.0) * q).round() as usize)
+            .copied()
+            .unwrap_or(0.0)
+    };
+    let spread = [at(0.0), at(0.1), at(0.5), at(0.9), at(1.0)];
     if args.json {
         let v = json!({
             "instances": instances.len(), "solved": solved, "total_length": total_len,
             "total_reference": total_ref,
             "ratio": total_len as f64 / total_ref.max(1) as f64,
+            "ratio_spread": {"min": spread[0], "p10": spread[1], "median": spread[2],
+                             "p90": spread[3], "max": spread[4]},
             "total_expanded": total_nodes, "total_seconds": total_time.as_secs_f64(),
             "max_seconds": max_time.as_secs_f64(),
             "wall_seconds": wall.as_secs_f64(), "threads": threads,
@@ -425,7 +448,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         let against = if instances.iter().all(|i| i.optimal.is_some()) {
             "optimal"
         } else {
-            "lower bounds (where no optimum is given)"
+            "Manhattan distances (where no optimum is given)"
         };
         writeln!(
             out,
@@ -439,6 +462,13 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             wall.as_secs_f64(),
             if threads == 1 { "" } else { "s" }
         )?;
+        if solved > 1 {
+            writeln!(
+                out,
+                "ratio per instance: min x{:.3}, 10% x{:.3}, median x{:.3}, 90% x{:.3}, max x{:.3}",
+                spread[0], spread[1], spread[2], spread[3], spread[4]
+            )?;
+        }
     }
     Ok(code)
 }
@@ -458,6 +488,7 @@ fn solve_one(
     threads: usize,
     weight: Option<f64>,
     fast: bool,
+    anytime: bool,
     next: &AtomicUsize,
     results: &[Slot],
     core: &Core,
@@ -476,12 +507,14 @@ fn solve_one(
     // when at hand), or IDA* (weighted with a weight) with the databases given.
     let request = Request {
         goal: Some(goal.clone()),
-        algorithm: if fast || h.is_none() {
+        algorithm: if anytime {
+            Algorithm::Auto
+        } else if fast || h.is_none() {
             Algorithm::Fast
         } else {
             Algorithm::Idastar
         },
-        pdbs: h.clone().map(|h| (String::new(), h)),
+        pdbs: h.clone().filter(|_| !anytime).map(|h| (String::new(), h)),
         weight: weight.filter(|_| !fast),
         limits: limits.clone(),
         threads,

@@ -178,6 +178,25 @@ impl Work {
     }
 }
 
+/// `goal` with its blank walked to the bottom-right corner (right along its row, then
+/// down), and the moves that walk it there: solve to the first, then undo the second.
+pub(crate) fn corner_goal(goal: &Board) -> (Board, Vec<Direction>) {
+    let w = goal.size().width();
+    let corner = goal.size().cells() - 1;
+    let mut back = Vec::new();
+    let mut g = goal.clone();
+    while g.blank() % w + 1 < w {
+        g.apply(Direction::Left)
+            .expect("a tile to the blank's right");
+        back.push(Direction::Left);
+    }
+    while g.blank() != corner {
+        g.apply(Direction::Up).expect("a tile below the blank");
+        back.push(Direction::Up);
+    }
+    (g, back)
+}
+
 /// A solution for `start` found fast, for any size and goal: valid, not proven shortest.
 /// Boards of up to 9 cells are solved optimally outright.
 ///
@@ -202,19 +221,7 @@ pub fn fast(start: &Board, goal: &Board, limits: &Limits) -> Result<Solution, Se
     }
     let size = start.size();
     let (w, h) = (size.width(), size.height());
-    let corner = w * h - 1;
-    // Walk the goal's blank to the bottom-right corner: right along its row, then down.
-    let mut back = Vec::new();
-    let mut g = goal.clone();
-    while g.blank() % w + 1 < w {
-        g.apply(Direction::Left)
-            .expect("a tile to the blank's right");
-        back.push(Direction::Left);
-    }
-    while g.blank() != corner {
-        g.apply(Direction::Up).expect("a tile below the blank");
-        back.push(Direction::Up);
-    }
+    let (g, back) = corner_goal(goal);
     let mut work = Work {
         w,
         h,

@@ -15,6 +15,7 @@
 //! | [`DistanceTable`] | one BFS from the goal, then any board by descent | `n!/16` bytes |
 
 mod astar;
+mod beam;
 mod bfs;
 mod bidir_bfs;
 mod fast;
@@ -31,6 +32,9 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use astar::{astar, astar_weighted};
+pub use beam::{
+    anytime, beam, AnytimeAnswer, ANYTIME_MAX_WIDTH, ANYTIME_SECONDS, STAGED_LAST_SIDE,
+};
 pub use bfs::bfs;
 pub use bidir_bfs::bibfs;
 pub use fast::{fast, fast_pdb, FastAnswer};

@@ -45,8 +45,12 @@ pub(super) fn solve_batch(
                 *last
             };
             if p.elapsed.as_secs_f64() >= 1.0 {
+                let best = p
+                    .best
+                    .map(|b| format!("best so far {b} moves, "))
+                    .unwrap_or_default();
                 lock(&line).status(&format!(
-                    "{name}: at least {bound} moves proven, {:.1} s",
+                    "{name}: {best}at least {bound} moves proven, {:.1} s",
                     p.elapsed.as_secs_f64()
                 ));
             }

@@ -1,0 +1,783 @@
+//! Beam search: breadth-first, layer by layer, keeping only the `width` most promising
+//! positions of each layer (the smallest Manhattan-plus-linear-conflict estimate). Not
+//! optimal, but on boards far too big for an exact search it finds short answers; wider
+//! beams find shorter ones.
+//!
+//! A beam can aim at part of the board: only some tiles tracked (the estimate counts
+//! them alone, and positions that differ only in the others are one position), the blank
+//! kept to some cells. [`staged`] solves a big board that way, a line at a time, the
+//! way [`fast`](super::fast) does tile by tile, and finishes with a beam over the whole
+//! last region.
+
+use crate::board::Board;
+use crate::error::SearchError;
+use crate::heuristic::HeuristicKind;
+use crate::limits::{for_each_index, resolve_threads, try_vec, Limits, Watch};
+use crate::moves::Direction;
+use crate::scramble::Rng;
+use crate::sequence::simplify;
+
+/// One candidate child of a layer: where it comes from and what it would be.
+#[derive(Clone, Copy)]
+struct Cand {
+    /// Ranking key: the estimate in the high bits, hash bits as a tie-break below.
+    key: u64,
+    parent: u32,
+    dir: u8,
+    h: u32,
+    hash: u64,
+}
+
+/// A layer of the beam: its positions' cells one after another, and per position the
+/// blank, the estimate, the hash and the move that led there (4: none).
+struct Layer {
+    cells: Vec<u8>,
+    blank: Vec<u16>,
+    h: Vec<u32>,
+    hash: Vec<u64>,
+    last: Vec<u8>,
+}
+
+/// What one beam run found.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum BeamEnd {
+    /// A solution (shorter than the cap, if one was given).
+    Found(Vec<Direction>),
+    /// The beam emptied or reached the cap first.
+    Exhausted,
+    /// The clock ran out or the search was cancelled.
+    Stopped,
+    /// The smallest estimate in the beam stopped falling for [`STALL_LAYERS`] layers:
+    /// the moves to the kept position with the smallest estimate.
+    Stalled(Vec<Direction>),
+}
+
+/// Layers without a new smallest estimate after which a beam gives up on reaching its
+/// goal by itself (its positions circle a local minimum of the estimate).
+pub(crate) const STALL_LAYERS: usize = 64;
+
+/// What a beam aims at, and the facts its inner loop reads.
+pub(crate) struct BeamSetup {
+    n: usize,
+    w: usize,
+    h: usize,
+    /// Per tile: whether its place counts.
+    tracked: Vec<bool>,
+    /// Per cell: whether the blank may go there.
+    free: Vec<bool>,
+    /// Per tile and cell: the grid distance to the tile's goal cell (0 if untracked).
+    dist: Vec<u8>,
+    goal_row: Vec<u8>,
+    goal_col: Vec<u8>,
+    /// Per tile and cell, then per blank cell: random words for the position's hash.
+    zobrist: Vec<u64>,
+}
+
+impl BeamSetup {
+    /// A beam towards `goal`'s places for the `tracked` tiles, the blank kept to the
+    /// `free` cells.
+    pub(crate) fn new(goal: &Board, tracked: Vec<bool>, free: Vec<bool>) -> BeamSetup {
+        let n = goal.cells().len();
+        let w = goal.size().width();
+        let mut pos = vec![0usize; n];
+        for (i, &t) in goal.cells().iter().enumerate() {
+            pos[t as usize] = i;
+        }
+        let mut dist = vec![0u8; n * n];
+        for t in 1..n {
+            if tracked[t] {
+                for c in 0..n {
+                    dist[t * n + c] =
+                        ((pos[t] / w).abs_diff(c / w) + (pos[t] % w).abs_diff(c % w)) as u8;
+                }
+            }
+        }
+        let mut rng = Rng::new(0x5eed_beaf);
+        BeamSetup {
+            n,
+            w,
+            h: goal.size().height(),
+            tracked,
+            free,
+            dist,
+            goal_row: pos.iter().map(|&p| (p / w) as u8).collect(),
+            goal_col: pos.iter().map(|&p| (p % w) as u8).collect(),
+            zobrist: (0..n * n + n).map(|_| rng.next_u64()).collect(),
+        }
+    }
+
+    #[inline]
+    fn tile_hash(&self, tile: u8, cell: usize) -> u64 {
+        if self.tracked[tile as usize] {
+            self.zobrist[tile as usize * self.n + cell]
+        } else {
+            0
+        }
+    }
+
+    fn hash(&self, cells: &[u8], blank: usize) -> u64 {
+        cells
+            .iter()
+            .enumerate()
+            .fold(self.zobrist[self.n * self.n + blank], |a, (i, &t)| {
+                a ^ self.tile_hash(t, i)
+            })
+    }
+
+    /// Tracked tiles that must leave line `r` (a row if `row`) to let the others pass:
+    /// the line's tracked tiles at home in it minus their longest increasing run of goal
+    /// positions.
+    #[inline]
+    fn conflicts(&self, cells: &[u8], row: bool, r: usize) -> u32 {
+        let mut tails = [0u8; 16];
+        let (mut len, mut count) = (0usize, 0u32);
+        let m = if row { self.w } else { self.h };
+        for k in 0..m {
+            let t = cells[if row { r * self.w + k } else { k * self.w + r }] as usize;
+            if !self.tracked[t] {
+                continue;
+            }
+            let (home, key) = if row {
+                (self.goal_row[t], self.goal_col[t])
+            } else {
+                (self.goal_col[t], self.goal_row[t])
+            };
+            if home as usize != r {
+                continue;
+            }
+            count += 1;
+            let at = tails[..len].partition_point(|&x| x < key);
+            tails[at] = key;
+            if at == len {
+                len += 1;
+            }
+        }
+        count - len as u32
+    }
+
+    /// The estimate: tracked tiles' Manhattan distances plus two moves per linear
+    /// conflict among them. A lower bound on the moves to the tracked tiles' places.
+    fn estimate(&self, cells: &[u8]) -> u32 {
+        let md: u32 = cells
+            .iter()
+            .enumerate()
+            .map(|(i, &t)| self.dist[t as usize * self.n + i] as u32)
+            .sum();
+        let lc: u32 = (0..self.h)
+            .map(|r| self.conflicts(cells, true, r))
+            .sum::<u32>()
+            + (0..self.w)
+                .map(|c| self.conflicts(cells, false, c))
+                .sum::<u32>();
+        md + 2 * lc
+    }
+
+    /// The estimate after `tile` slid from `from` to `to`, `cells` being the cells after
+    /// the move and `before` the cells before it.
+    #[inline]
+    fn update(&self, h: u32, before: &[u8], cells: &[u8], tile: u8, from: usize, to: usize) -> u32 {
+        if !self.tracked[tile as usize] {
+            return h;
+        }
+        let d = &self.dist[tile as usize * self.n..];
+        let md = h + d[to] as u32 - d[from] as u32;
+        // A vertical move takes the tile from one row to another; only a row that is
+        // the tile's home changes its conflicts (the others count home tiles only).
+        // Likewise columns for a horizontal move.
+        let (row, a, b, home) = if from % self.w == to % self.w {
+            (
+                true,
+                from / self.w,
+                to / self.w,
+                self.goal_row[tile as usize] as usize,
+            )
+        } else {
+            (
+                false,
+                from % self.w,
+                to % self.w,
+                self.goal_col[tile as usize] as usize,
+            )
+        };
+        if home != a && home != b {
+            return md;
+        }
+        let old = self.conflicts(before, row, home);
+        let new = self.conflicts(cells, row, home);
+        md + 2 * new - 2 * old
+    }
+
+    /// The cell the blank moves to with direction index `d`, if on the board and free.
+    #[inline]
+    fn target(&self, blank: usize, d: usize) -> Option<usize> {
+        let (r, c) = (blank / self.w, blank % self.w);
+        let to = match d {
+            // Up: the tile below slides up, the blank goes down.
+            0 => (r + 1 < self.h).then(|| blank + self.w),
+            1 => (r > 0).then(|| blank - self.w),
+            2 => (c + 1 < self.w).then(|| blank + 1),
+            _ => (c > 0).then(|| blank - 1),
+        }?;
+        self.free[to].then_some(to)
+    }
+}
+
+/// The moves from the start to position `idx` of layer `layer` (0: the start).
+fn path_to(history: &[Vec<(u32, u8)>], layer: usize, mut idx: usize) -> Vec<Direction> {
+    let mut moves = Vec::with_capacity(layer);
+    for step in history[..layer].iter().rev() {
+        let (p, d) = step[idx];
+        moves.push(Direction::ALL[d as usize]);
+        idx = p as usize;
+    }
+    moves.reverse();
+    moves
+}
+
+/// One beam search from `start` towards `setup`'s aim keeping `width` positions per
+/// layer, on `threads` threads. With `cap`, positions that cannot reach the aim in fewer
+/// than `cap` moves (depth plus estimate) are dropped, and the run ends at that depth.
+pub(crate) fn beam_run(
+    setup: &BeamSetup,
+    start: &Board,
+    width: usize,
+    cap: Option<usize>,
+    threads: usize,
+    watch: &Watch,
+) -> Result<BeamEnd, SearchError> {
+    let n = setup.n;
+    let width = width.max(1);
+    let h0 = setup.estimate(start.cells());
+    if h0 == 0 {
+        return Ok(BeamEnd::Found(vec![]));
+    }
+    let mut layer = Layer {
+        cells: start.cells().to_vec(),
+        blank: vec![start.blank() as u16],
+        h: vec![h0],
+        hash: vec![setup.hash(start.cells(), start.blank())],
+        last: vec![4],
+    };
+    // A direct-mapped table of kept positions' hashes: drops repeats within a layer and,
+    // while a slot survives, across layers.
+    let slots = (width * 16).next_power_of_two().clamp(1 << 14, 1 << 24);
+    let mut seen: Vec<u64> = try_vec(slots, "beam", || 0)?;
+    let mask = slots - 1;
+    seen[layer.hash[0] as usize & mask] = layer.hash[0];
+    // For each layer past the first: (parent index, direction index) of every position.
+    let mut history: Vec<Vec<(u32, u8)>> = Vec::new();
+    let threads = resolve_threads(threads).max(1);
+    let zb = n * n;
+    let mut depth = 0usize;
+    // The smallest estimate kept so far: (estimate, layer, index).
+    let mut best = (h0, 0usize, 0usize);
+    loop {
+        if watch.expired() {
+            return Ok(BeamEnd::Stopped);
+        }
+        depth += 1;
+        if cap.is_some_and(|c| depth >= c) {
+            return Ok(BeamEnd::Exhausted);
+        }
+        let count = layer.blank.len();
+        let chunk = 2048usize;
+        let parts: Vec<std::sync::Mutex<Vec<Cand>>> = (0..count.div_ceil(chunk))
+            .map(|_| std::sync::Mutex::new(Vec::new()))
+            .collect();
+        let limit = cap.map(|c| c as u32);
+        let (layer_ref, seen_ref) = (&layer, &seen);
+        let found = std::sync::atomic::AtomicU64::new(u64::MAX);
+        let expand = |ci: usize| {
+            let mut out = Vec::with_capacity(chunk * 3);
+            let mut cells = vec![0u8; n];
+            for i in ci * chunk..((ci + 1) * chunk).min(count) {
+                let before = &layer_ref.cells[i * n..(i + 1) * n];
+                cells.copy_from_slice(before);
+                let b = layer_ref.blank[i] as usize;
+                let last = layer_ref.last[i];
+                for d in 0..4u8 {
+                    if last != 4 && d == last ^ 1 {
+                        continue;
+                    }
+                    let Some(to) = setup.target(b, d as usize) else {
+                        continue;
+                    };
+                    let tile = cells[to];
+                    cells[b] = tile;
+                    cells[to] = 0;
+                    let h = setup.update(layer_ref.h[i], before, &cells, tile, to, b);
+                    cells[to] = tile;
+                    cells[b] = 0;
+                    if h == 0 {
+                        found.fetch_min(
+                            ((i as u64) << 2) | d as u64,
+                            std::sync::atomic::Ordering::Relaxed,
+                        );
+                        continue;
+                    }
+                    if limit.is_some_and(|c| depth as u32 + h >= c) {
+                        continue;
+                    }
+                    let hash = layer_ref.hash[i]
+                        ^ setup.tile_hash(tile, to)
+                        ^ setup.tile_hash(tile, b)
+                        ^ setup.zobrist[zb + b]
+                        ^ setup.zobrist[zb + to];
+                    if seen_ref[hash as usize & mask] == hash {
+                        continue;
+                    }
+                    out.push(Cand {
+                        key: ((h as u64) << 32) | (hash >> 32),
+                        parent: i as u32,
+                        dir: d,
+                        h,
+                        hash,
+                    });
+                }
+            }
+            *parts[ci].lock().unwrap_or_else(|e| e.into_inner()) = out;
+        };
+        // Small layers are not worth a thread.
+        for_each_index(
+            parts.len(),
+            if count < 4 * chunk { 1 } else { threads },
+            expand,
+        );
+        let found = found.into_inner();
+        if found != u64::MAX {
+            let mut moves = path_to(&history, history.len(), (found >> 2) as usize);
+            moves.push(Direction::ALL[(found & 3) as usize]);
+            return Ok(BeamEnd::Found(moves));
+        }
+        let mut cands: Vec<Cand> = parts
+            .into_iter()
+            .flat_map(|p| p.into_inner().unwrap_or_else(|e| e.into_inner()))
+            .collect();
+        if cands.is_empty() {
+            return Ok(BeamEnd::Exhausted);
+        }
+        if cands.len() > width {
+            cands.select_nth_unstable_by_key(width, |c| c.key);
+            cands.truncate(width);
+        }
+        // Repeats within the layer go as the kept positions are recorded.
+        cands.retain(|c| {
+            let s = &mut seen[c.hash as usize & mask];
+            let new = *s != c.hash;
+            *s = c.hash;
+            new
+        });
+        let m = cands.len();
+        let mut next = Layer {
+            cells: try_vec(m * n, "beam", || 0)?,
+            blank: Vec::with_capacity(m),
+            h: Vec::with_capacity(m),
+            hash: Vec::with_capacity(m),
+            last: Vec::with_capacity(m),
+        };
+        let mut step = Vec::with_capacity(m);
+        let mut low = (u32::MAX, 0);
+        for (k, c) in cands.iter().enumerate() {
+            let p = c.parent as usize;
+            let dst = &mut next.cells[k * n..(k + 1) * n];
+            dst.copy_from_slice(&layer.cells[p * n..(p + 1) * n]);
+            let b = layer.blank[p] as usize;
+            let to = setup
+                .target(b, c.dir as usize)
+                .expect("checked on expansion");
+            dst[b] = dst[to];
+            dst[to] = 0;
+            next.blank.push(to as u16);
+            next.h.push(c.h);
+            next.hash.push(c.hash);
+            next.last.push(c.dir);
+            step.push((c.parent, c.dir));
+            if c.h < low.0 {
+                low = (c.h, k);
+            }
+        }
+        history.push(step);
+        layer = next;
+        if low.0 < best.0 {
+            best = (low.0, depth, low.1);
+        } else if depth - best.1 >= STALL_LAYERS {
+            return Ok(BeamEnd::Stalled(path_to(&history, best.1, best.2)));
+        }
+    }
+}
+
+/// Nodes IDA* may spend finishing from a stalled beam's best position before the fast
+/// solver finishes instead.
+const FINISH_NODES: u64 = 200_000;
+
+/// `start` to `goal` from a position a beam stalled at: IDA* within [`FINISH_NODES`]
+/// nodes, else the fast solver.
+fn finish(start: &Board, goal: &Board, limits: &Limits) -> Result<Vec<Direction>, SearchError> {
+    let quiet = Limits {
+        progress: None,
+        max_nodes: Some(FINISH_NODES),
+        ..limits.clone()
+    };
+    match super::idastar(start, goal, HeuristicKind::LinearConflict, &quiet) {
+        Ok(s) => Ok(s.moves),
+        Err(SearchError::TimeLimit { .. }) => {
+            let quiet = Limits {
+                max_nodes: None,
+                ..quiet
+            };
+            Ok(super::fast(start, goal, &quiet)?.moves)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The side of the last region [`staged`] leaves to one beam over all its tiles.
+pub const STAGED_LAST_SIDE: usize = 6;
+
+/// A solution by beams of `width`: on a board wider or taller than
+/// [`STAGED_LAST_SIDE`], line by line (the top row or the left column of what is left,
+/// whichever side is longer) by a beam that tracks that line's tiles, the solved lines
+/// kept still; then one beam over the last region. A beam that stalls is finished by
+/// IDA* or the fast solver. `None` if `cap` (a known answer's length) was reached first;
+/// a time-limit error if the clock ran out.
+pub(crate) fn staged(
+    start: &Board,
+    goal: &Board,
+    width: usize,
+    cap: Option<usize>,
+    threads: usize,
+    watch: &Watch,
+    limits: &Limits,
+) -> Result<Option<Vec<Direction>>, SearchError> {
+    let size = start.size();
+    let (w, h, n) = (size.width(), size.height(), size.cells());
+    // A goal with its blank elsewhere than the bottom-right corner: solved to the goal
+    // with the blank walked there, then walked back.
+    let (g, back) = super::fast::corner_goal(goal);
+    let mut board = start.clone();
+    let mut moves: Vec<Direction> = Vec::new();
+    let mut free = vec![true; n];
+    let (mut r0, mut c0) = (0, 0);
+    let over = |m: &Vec<Direction>| cap.is_some_and(|c| m.len() + back.len() >= c);
+    loop {
+        let last = h - r0 <= STAGED_LAST_SIDE && w - c0 <= STAGED_LAST_SIDE;
+        let mut tracked = vec![false; n];
+        let line: Vec<usize> = if last {
+            (r0 * w..n).filter(|&c| c % w >= c0).collect()
+        } else if h - r0 >= w - c0 {
+            (c0..w).map(|c| r0 * w + c).collect()
+        } else {
+            (r0..h).map(|r| r * w + c0).collect()
+        };
+        for &c in &line {
+            tracked[g.cells()[c] as usize] = true;
+        }
+        tracked[0] = false;
+        let setup = BeamSetup::new(&g, tracked, free.clone());
+        let left = cap.map(|c| c.saturating_sub(moves.len() + back.len()));
+        let stall = |m: Vec<Direction>| -> Result<Vec<Direction>, Vec<Direction>> { Err(m) };
+        let part = match beam_run(&setup, &board, width, left, threads, watch)? {
+            BeamEnd::Found(m) => Ok(m),
+            BeamEnd::Exhausted if left.is_some() => return Ok(None),
+            BeamEnd::Stopped => return Err(watch.timeout("beam", 0, 0)),
+            // Without a cap a beam ends only at its aim or at a stall; a beam that lost
+            // every position (a tiny region, all repeats) is a stall where it started.
+            BeamEnd::Exhausted => stall(vec![]),
+            BeamEnd::Stalled(m) => stall(m),
+        };
+        let part = match part {
+            Ok(m) => m,
+            Err(mut m) => {
+                let mut mid = board.clone();
+                mid.apply_all(&m).expect("the beam's moves are legal");
+                if !last {
+                    // A line's beam stalls only on a freak board: the fast solver takes
+                    // the board from there.
+                    m.extend(finish(&mid, &g, limits)?);
+                    moves.extend(m);
+                    break;
+                }
+                m.extend(finish(&mid, &g, limits)?);
+                m
+            }
+        };
+        board.apply_all(&part).expect("the beam's moves are legal");
+        moves.extend(part);
+        if over(&moves) {
+            return Ok(None);
+        }
+        if last {
+            break;
+        }
+        if h - r0 >= w - c0 {
+            r0 += 1;
+        } else {
+            c0 += 1;
+        }
+        for &c in &line {
+            free[c] = false;
+        }
+    }
+    moves.extend(crate::sequence::invert(&back));
+    let moves = simplify(&moves);
+    Ok(cap.is_none_or(|c| moves.len() < c).then_some(moves))
+}
+
+/// A beam search from `start` to `goal` with `width` positions per layer, within
+/// `limits`, on `threads` threads (0: every core): a valid solution, not proven shortest.
+/// Boards bigger than 5x5 are solved a line at a time ([`STAGED_LAST_SIDE`]). Wider
+/// beams take longer and find shorter answers.
+///
+/// ```
+/// use npuzzle::search::beam;
+/// use npuzzle::{Board, Limits};
+/// let goal = Board::solved("8x8".parse().unwrap());
+/// let start = npuzzle::scramble::uniform(&goal, &mut npuzzle::scramble::Rng::new(3));
+/// let moves = beam(&start, &goal, 100, 1, &Limits::default()).unwrap();
+/// let mut b = start.clone();
+/// b.apply_all(&moves).unwrap();
+/// assert_eq!(b, goal);
+/// ```
+pub fn beam(
+    start: &Board,
+    goal: &Board,
+    width: usize,
+    threads: usize,
+    limits: &Limits,
+) -> Result<Vec<Direction>, SearchError> {
+    let watch = Watch::new(limits);
+    if crate::parity::precheck(start, goal)? {
+        return Ok(vec![]);
+    }
+    Ok(staged(start, goal, width, None, threads, &watch, limits)?
+        .expect("no cap: the beam always answers"))
+}
+
+/// What [`anytime`] answers.
+#[derive(Debug, Clone)]
+pub struct AnytimeAnswer {
+    /// The shortest solution found.
+    pub solution: crate::solution::Solution,
+    /// A proven lower bound on the shortest solution's length (the linear-conflict
+    /// estimate, or what the opening exact search proved).
+    pub lower_bound: u32,
+    /// Whether the solution is proven shortest (the opening exact search found it).
+    pub proven: bool,
+    /// The widest beam that ran to its end (0: none did, the answer is the fast
+    /// solver's, or the exact search's).
+    pub width: usize,
+}
+
+/// The time [`anytime`] takes when the limits give none.
+pub const ANYTIME_SECONDS: f64 = 1.0;
+
+/// The widest beam [`anytime`] tries (memory: about 5 bytes per position per layer for
+/// the way back, plus the layers themselves).
+pub const ANYTIME_MAX_WIDTH: usize = 1 << 20;
+
+/// Bytes [`anytime`]'s beams may use at most, whatever the memory limit allows more.
+const ANYTIME_MEMORY: u64 = 3 << 30;
+
+/// The anytime solver for big boards: the best answer it can find within the time limit
+/// ([`ANYTIME_SECONDS`] without one), which only ever gets shorter as it runs.
+///
+/// It runs, in turn: IDA* with linear conflict for [`AUTO_QUICK_NODES`](super::AUTO_QUICK_NODES)
+/// nodes (boards a few dozen moves from the goal: a proven answer); the fast solver (an
+/// answer at once); then beams ([`beam`]) of growing width, each capped by the best
+/// answer so far, the width chosen to fill the time left; and last, every window of 16
+/// moves of the best answer replaced by a shortest one ([`optimize`](super::optimize)).
+/// Each shorter answer is told to the progress hook (`best`). Runs on `threads` threads
+/// (0: every core). The clock or the cancel flag ends it with the best answer so far;
+/// only a cancel before any answer is an error.
+///
+/// ```
+/// use npuzzle::search::anytime;
+/// use npuzzle::{Board, Limits};
+/// use std::time::Duration;
+/// let goal = Board::solved("7x7".parse().unwrap());
+/// let start = npuzzle::scramble::uniform(&goal, &mut npuzzle::scramble::Rng::new(9));
+/// let limits = Limits { time_limit: Some(Duration::from_millis(300)), ..Limits::default() };
+/// let a = anytime(&start, &goal, 1, &limits).unwrap();
+/// let mut b = start.clone();
+/// b.apply_all(&a.solution.moves).unwrap();
+/// assert_eq!(b, goal);
+/// assert!(a.lower_bound as usize <= a.solution.len());
+/// ```
+pub fn anytime(
+    start: &Board,
+    goal: &Board,
+    threads: usize,
+    limits: &Limits,
+) -> Result<AnytimeAnswer, SearchError> {
+    use std::time::{Duration, Instant};
+    let limits = Limits {
+        time_limit: Some(
+            limits
+                .time_limit
+                .unwrap_or(Duration::from_secs_f64(ANYTIME_SECONDS)),
+        ),
+        ..limits.clone()
+    };
+    let watch = Watch::new(&limits);
+    let answer = |moves: Vec<Direction>, lower_bound, proven, width| AnytimeAnswer {
+        solution: crate::solution::Solution {
+            moves,
+            stats: crate::solution::Stats {
+                elapsed: watch.elapsed(),
+                ..Default::default()
+            },
+        },
+        lower_bound,
+        proven,
+        width,
+    };
+    if crate::parity::precheck(start, goal)? {
+        return Ok(answer(vec![], 0, true, 0));
+    }
+    let quiet = Limits {
+        progress: None,
+        ..limits.clone()
+    };
+    // A board near the goal: proven at once.
+    let quick = Limits {
+        max_nodes: Some(
+            limits
+                .max_nodes
+                .unwrap_or(u64::MAX)
+                .min(super::AUTO_QUICK_NODES),
+        ),
+        ..quiet.clone()
+    };
+    let mut lower_bound = crate::heuristic::Heuristic::estimate(
+        &crate::heuristic::LinearConflict::new(goal),
+        start.cells(),
+    );
+    match super::idastar(start, goal, HeuristicKind::LinearConflict, &quick) {
+        Ok(s) => {
+            let len = s.len() as u32;
+            return Ok(answer(s.moves, len, true, 0));
+        }
+        Err(SearchError::TimeLimit { lower_bound: l, .. }) => lower_bound = lower_bound.max(l),
+        Err(e) => return Err(e),
+    }
+    if watch.expired()
+        && limits
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+    {
+        return Err(watch.timeout("anytime", lower_bound, 0));
+    }
+    // An answer at once, whatever the clock says (milliseconds even on 16x16).
+    let unbounded = Limits {
+        time_limit: None,
+        max_nodes: None,
+        cancel: None,
+        ..quiet.clone()
+    };
+    let mut best = super::fast(start, goal, &unbounded)?.moves;
+    let mut width_done = 0;
+    watch.report_best("fast", Some(lower_bound), 0, Some(best.len() as u32));
+    // Memory per beam position: the way back per layer (a generous layer count: three
+    // times the estimate), two layers' cells, three candidates.
+    let per = 5 * 3 * lower_bound.max(8) as u64 + 2 * start.size().cells() as u64 + 3 * 32;
+    let max_width =
+        ((limits.max_memory.min(ANYTIME_MEMORY) / per) as usize).clamp(1, ANYTIME_MAX_WIDTH);
+    let mut width = 32.min(max_width);
+    while !watch.expired() && (best.len() as u32) > lower_bound {
+        let t = Instant::now();
+        match staged(
+            start,
+            goal,
+            width,
+            Some(best.len()),
+            threads,
+            &watch,
+            &quiet,
+        ) {
+            Ok(Some(m)) => {
+                best = m;
+                watch.report_best(
+                    "beam",
+                    Some(lower_bound),
+                    width as u64,
+                    Some(best.len() as u32),
+                );
+                width_done = width;
+            }
+            Ok(None) => width_done = width,
+            Err(SearchError::TimeLimit { .. }) => break,
+            Err(e) => return Err(e),
+        }
+        let took = t.elapsed().as_secs_f64().max(1e-4);
+        let left = watch.remaining().unwrap_or_default().as_secs_f64();
+        // Time grows about as the width: four times wider while that leaves room for
+        // more, else as wide as fills four fifths of the time left.
+        let fits = left / took;
+        let next = if fits >= 8.0 {
+            width * 4
+        } else {
+            (width as f64 * fits * 0.8) as usize
+        };
+        if next < width + width / 8 || width >= max_width {
+            break;
+        }
+        width = next.min(max_width);
+    }
+    // The last polish: windows of 16 moves replaced by shortest ones, while time lasts.
+    if (best.len() as u32) > lower_bound && !watch.expired() {
+        let polish = Limits {
+            time_limit: watch.remaining(),
+            ..quiet.clone()
+        };
+        if let Ok(m) = super::optimize(start, &best, 16, &polish) {
+            if m.len() < best.len() {
+                best = m;
+                watch.report_best("optimize", Some(lower_bound), 0, Some(best.len() as u32));
+            }
+        }
+    }
+    let proven = best.len() as u32 == lower_bound;
+    Ok(answer(best, lower_bound, proven, width_done))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::heuristic::{Heuristic, LinearConflict};
+    use crate::scramble::{uniform, Rng};
+
+    /// The estimate kept up move by move equals the one computed afresh, for every
+    /// subset of tracked tiles tried; with every tile tracked it is linear conflict.
+    #[test]
+    fn the_updated_estimate_is_the_fresh_one() {
+        let mut rng = Rng::new(8);
+        for shape in ["3x3", "5x4", "4x7", "9x9", "16x3"] {
+            let goal = uniform(&Board::solved(shape.parse().unwrap()), &mut rng);
+            let n = goal.cells().len();
+            for part in 0..3 {
+                let tracked: Vec<bool> = (0..n)
+                    .map(|t| t != 0 && (part == 0 || rng.below(part + 1) == 0))
+                    .collect();
+                let setup = BeamSetup::new(&goal, tracked, vec![true; n]);
+                let lc = LinearConflict::new(&goal);
+                let mut b = uniform(&goal, &mut rng);
+                let mut h = setup.estimate(b.cells());
+                for _ in 0..500 {
+                    let before = b.cells().to_vec();
+                    let d = Direction::ALL[rng.below(4) as usize];
+                    let from = b.blank();
+                    if b.apply(d).is_err() {
+                        continue;
+                    }
+                    let tile = b.cells()[from];
+                    h = setup.update(h, &before, b.cells(), tile, b.blank(), from);
+                    assert_eq!(h, setup.estimate(b.cells()), "{shape}");
+                    if part == 0 {
+                        assert_eq!(h, lc.estimate(b.cells()), "{shape}");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,172 @@
+//! The beam and anytime solvers: every answer reaches the goal (every size from 2x2 to
+//! 16x16, any goal), lower bounds never exceed the optimum (a plain BFS written here on
+//! boards small enough), and the answers told to the progress hook only ever get
+//! shorter, the last one being the answer.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use npuzzle::limits::SearchProgress;
+use npuzzle::scramble::{uniform, walk, Rng};
+use npuzzle::search::{anytime, beam};
+use npuzzle::{Board, Direction, Limits, SearchError, Size};
+
+fn reaches(start: &Board, moves: &[Direction], goal: &Board) -> bool {
+    let mut b = start.clone();
+    b.apply_all(moves).is_ok() && &b == goal
+}
+
+/// Every board's distance to `goal` by a plain breadth-first search (small boards).
+fn distances(goal: &Board) -> HashMap<Vec<u8>, usize> {
+    let mut d = HashMap::from([(goal.cells().to_vec(), 0)]);
+    let mut queue = VecDeque::from([goal.clone()]);
+    while let Some(b) = queue.pop_front() {
+        let k = d[b.cells()];
+        for m in Direction::ALL {
+            let mut next = b.clone();
+            if next.apply(m).is_ok() && !d.contains_key(next.cells()) {
+                d.insert(next.cells().to_vec(), k + 1);
+                queue.push_back(next);
+            }
+        }
+    }
+    d
+}
+
+fn within(ms: u64) -> Limits {
+    Limits {
+        time_limit: Some(Duration::from_millis(ms)),
+        max_memory: 512 << 20,
+        ..Limits::default()
+    }
+}
+
+#[test]
+fn beams_of_any_width_reach_the_goal_on_every_shape() {
+    let mut rng = Rng::new(41);
+    let shapes = [
+        "2x2", "2x3", "3x2", "3x3", "2x8", "8x2", "4x4", "5x3", "6x6", "7x5", "16x2", "2x16",
+        "9x9", "16x16",
+    ];
+    for shape in shapes {
+        let size: Size = shape.parse().unwrap();
+        for goal_kind in 0..2 {
+            let goal = match goal_kind {
+                0 => Board::solved(size),
+                // A goal with the blank anywhere.
+                _ => uniform(&Board::solved(size), &mut rng),
+            };
+            let start = uniform(&goal, &mut rng);
+            // Width 1 stalls on most boards (finished by the fast solver); wider beams
+            // reach the goal themselves.
+            for width in [1, 7, 200] {
+                let m = beam(&start, &goal, width, 2, &Limits::default()).unwrap();
+                assert!(reaches(&start, &m, &goal), "{shape} width {width}");
+            }
+        }
+    }
+}
+
+#[test]
+fn anytime_answers_reach_the_goal_and_bounds_stay_below_the_optimum() {
+    let mut rng = Rng::new(42);
+    for shape in ["2x2", "3x2", "2x4", "3x3", "4x2", "2x5", "5x2"] {
+        let size: Size = shape.parse().unwrap();
+        let goal = uniform(&Board::solved(size), &mut rng);
+        let dist = distances(&goal);
+        for _ in 0..6 {
+            let start = uniform(&goal, &mut rng);
+            let optimum = dist[start.cells()];
+            let a = anytime(&start, &goal, 1, &within(200)).unwrap();
+            assert!(reaches(&start, &a.solution.moves, &goal), "{shape} {start}");
+            assert!(a.lower_bound as usize <= optimum, "{shape} {start}");
+            assert!(a.solution.len() >= optimum, "{shape} {start}");
+            if a.proven {
+                assert_eq!(a.solution.len(), optimum, "{shape} {start}");
+            }
+        }
+    }
+}
+
+#[test]
+fn anytime_on_big_boards_reaches_the_goal_with_a_sound_bound() {
+    let mut rng = Rng::new(43);
+    for shape in ["6x6", "16x2", "2x16", "7x9", "16x16"] {
+        let goal = Board::solved(shape.parse().unwrap());
+        let start = uniform(&goal, &mut rng);
+        let a = anytime(&start, &goal, 2, &within(300)).unwrap();
+        assert!(reaches(&start, &a.solution.moves, &goal), "{shape}");
+        // The bound is at least the linear-conflict estimate, never above the answer.
+        let lc = npuzzle::HeuristicKind::LinearConflict
+            .estimate(&start, &goal)
+            .unwrap();
+        assert!(
+            lc <= a.lower_bound && a.lower_bound as usize <= a.solution.len(),
+            "{shape}"
+        );
+        assert!(!a.proven || a.solution.len() == a.lower_bound as usize);
+        // Boards a few moves from the goal are proven at once, on every size.
+        let (near, _) = walk(&goal, 12, &mut rng);
+        let a = anytime(&near, &goal, 2, &within(2000)).unwrap();
+        assert!(a.proven, "{shape}");
+        assert!(reaches(&near, &a.solution.moves, &goal) && a.solution.len() <= 12);
+    }
+}
+
+#[test]
+fn anytime_answers_only_get_shorter() {
+    let mut rng = Rng::new(44);
+    for shape in ["6x6", "8x8", "12x5"] {
+        let goal = Board::solved(shape.parse().unwrap());
+        let start = uniform(&goal, &mut rng);
+        let told: Arc<Mutex<Vec<u32>>> = Arc::default();
+        let t = told.clone();
+        let limits = Limits {
+            progress: Some(Arc::new(move |p: &SearchProgress| {
+                if let Some(b) = p.best {
+                    t.lock().unwrap().push(b);
+                }
+            })),
+            ..within(600)
+        };
+        let a = anytime(&start, &goal, 2, &limits).unwrap();
+        let told = told.lock().unwrap().clone();
+        assert!(
+            told.len() >= 2,
+            "{shape}: the fast answer and at least one better: {told:?}"
+        );
+        assert!(told.windows(2).all(|w| w[1] < w[0]), "{shape}: {told:?}");
+        assert_eq!(*told.last().unwrap() as usize, a.solution.len(), "{shape}");
+        assert!(reaches(&start, &a.solution.moves, &goal));
+    }
+}
+
+#[test]
+fn a_cancelled_anytime_search_still_answers_or_says_why() {
+    let goal = Board::solved("10x10".parse().unwrap());
+    let start = uniform(&goal, &mut Rng::new(45));
+    let cancel = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let limits = Limits {
+        cancel: Some(cancel),
+        ..within(5000)
+    };
+    // Cancelled before it began: an error, not a made-up answer.
+    match anytime(&start, &goal, 2, &limits) {
+        Err(SearchError::TimeLimit { .. }) => {}
+        other => panic!("expected a stop, got {other:?}"),
+    }
+    // An unsolvable board is said so.
+    let mut cells = start.cells().to_vec();
+    let (i, j) = if cells[0] != 0 && cells[1] != 0 {
+        (0, 1)
+    } else {
+        (2, 3)
+    };
+    cells.swap(i, j);
+    let odd = Board::from_cells(start.size(), cells).unwrap();
+    assert!(matches!(
+        anytime(&odd, &goal, 1, &within(100)),
+        Err(SearchError::Unsolvable)
+    ));
+}
