@@ -51,6 +51,38 @@ pub fn optimize(
     window: usize,
     limits: &Limits,
 ) -> Result<Vec<Direction>, OptimizeError> {
+    shorten(start, moves, window, limits, false)
+}
+
+/// [`optimize`] that stops when `limits`' clock runs out or its cancel flag is set, with
+/// what it has shortened so far (never an error for that: every window replaced is
+/// already shorter and reaches the same place); a window whose search takes more than
+/// [`WINDOW_NODES`] nodes is left as it is (its search checks the clock too seldom).
+pub(crate) fn optimize_within(
+    start: &Board,
+    moves: &[Direction],
+    window: usize,
+    limits: &Limits,
+) -> Result<Vec<Direction>, OptimizeError> {
+    shorten(start, moves, window, limits, true)
+}
+
+/// Nodes a window's search may take in [`optimize_within`].
+const WINDOW_NODES: u64 = 100_000;
+
+fn shorten(
+    start: &Board,
+    moves: &[Direction],
+    window: usize,
+    limits: &Limits,
+    anytime: bool,
+) -> Result<Vec<Direction>, OptimizeError> {
+    let watch = crate::limits::Watch::new(limits);
+    let window_limits = Limits {
+        max_nodes: Some(WINDOW_NODES),
+        ..limits.clone()
+    };
+    let limits = if anytime { &window_limits } else { limits };
     let mut end = start.clone();
     end.apply_all(moves).map_err(OptimizeError::Move)?;
     let mut moves = simplify(moves);
@@ -61,13 +93,22 @@ pub fn optimize(
         // The position before move i.
         let mut at = start.clone();
         while i < moves.len() {
+            if anytime && watch.expired() {
+                return Ok(moves);
+            }
             let j = (i + window).min(moves.len());
             let mut to = at.clone();
             to.apply_all(&moves[i..j])
                 .expect("the moves were checked legal");
-            let best = idastar(&at, &to, HeuristicKind::LinearConflict, limits)
-                .map_err(OptimizeError::Search)?;
-            if best.len() < j - i {
+            let best = match idastar(&at, &to, HeuristicKind::LinearConflict, limits) {
+                Ok(b) => Some(b),
+                Err(SearchError::TimeLimit { .. }) if anytime && watch.expired() => {
+                    return Ok(moves)
+                }
+                Err(SearchError::TimeLimit { .. }) if anytime => None,
+                Err(e) => return Err(OptimizeError::Search(e)),
+            };
+            if let Some(best) = best.filter(|b| b.len() < j - i) {
                 moves.splice(i..j, best.moves);
                 improved = true;
                 // Look again from here: the new stretch may join with what follows.
@@ -118,5 +159,28 @@ mod tests {
                 assert_eq!(b, goal);
             }
         }
+    }
+
+    #[test]
+    fn a_stopped_polish_keeps_what_it_has() {
+        let mut rng = Rng::new(13);
+        let goal = Board::solved("5x5".parse().unwrap());
+        let (start, w) = walk(&goal, 200, &mut rng);
+        let back = crate::sequence::invert(&w);
+        // Cancelled before it starts: the moves simplified, nothing else, no error.
+        let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let l = Limits {
+            cancel: Some(cancel.clone()),
+            ..Limits::default()
+        };
+        let kept = optimize_within(&start, &back, 24, &l).unwrap();
+        assert_eq!(kept, simplify(&back));
+        // Let run: shorter or equal, and still reaching the goal.
+        cancel.store(false, std::sync::atomic::Ordering::Relaxed);
+        let short = optimize_within(&start, &back, 24, &l).unwrap();
+        assert!(short.len() <= kept.len());
+        let mut b = start.clone();
+        b.apply_all(&short).unwrap();
+        assert_eq!(b, goal);
     }
 }
