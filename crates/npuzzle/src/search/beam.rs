@@ -291,7 +291,7 @@ pub(crate) fn beam_run(
     };
     // A direct-mapped table of kept positions' hashes: drops repeats within a layer and,
     // while a slot survives, across layers.
-    let slots = (width * 4).next_power_of_two().clamp(1 << 12, 1 << 24);
+    let slots = (width * 16).next_power_of_two().clamp(1 << 14, 1 << 24);
     let mut seen: Vec<u64> = try_vec(slots, "beam", || 0)?;
     let mask = slots - 1;
     seen[layer.hash[0] as usize & mask] = layer.hash[0];
@@ -300,8 +300,11 @@ pub(crate) fn beam_run(
     let threads = resolve_threads(threads).max(1);
     let zb = n * n;
     let mut depth = 0usize;
-    // The smallest estimate kept so far: (estimate, layer, index).
-    let mut best = (h0, 0usize, 0usize);
+    // The smallest rank kept so far: (rank, layer, index).
+    // (The rank, not the estimate alone: a line's beam that trades its estimate for the
+    // rest of the board is still going somewhere.)
+    let rank = |h: u32, all: u32| h as u64 * setup.focus + all as u64;
+    let mut best = (rank(h0, layer.all[0]), 0usize, 0usize);
     loop {
         if watch.expired() {
             return Ok(BeamEnd::Stopped);
@@ -316,7 +319,7 @@ pub(crate) fn beam_run(
             .map(|_| std::sync::Mutex::new(Vec::new()))
             .collect();
         let limit = cap.map(|c| c as u32);
-        let layer_ref = &layer;
+        let (layer_ref, seen_ref) = (&layer, &seen);
         let found = std::sync::atomic::AtomicU64::new(u64::MAX);
         let expand = |ci: usize| {
             let mut out = Vec::with_capacity(chunk * 3);
@@ -356,6 +359,12 @@ pub(crate) fn beam_run(
                         ^ setup.tile_hash(tile, b)
                         ^ setup.zobrist[zb + b]
                         ^ setup.zobrist[zb + to];
+                    // A position kept before (in this run, while its slot lasts) is
+                    // no candidate: on a line's beam the blank wandering among other
+                    // tiles repeats positions all the time.
+                    if seen_ref[hash as usize & mask] == hash {
+                        continue;
+                    }
                     out.push(Cand {
                         key: ((h as u64 * setup.focus + all as u64) << 24) | (hash >> 40),
                         all,
@@ -409,7 +418,7 @@ pub(crate) fn beam_run(
             last: Vec::with_capacity(m),
         };
         let mut step = Vec::with_capacity(m);
-        let mut low = (u32::MAX, 0);
+        let mut low = (u64::MAX, 0);
         for (k, c) in cands.iter().enumerate() {
             let p = c.parent as usize;
             let dst = &mut next.cells[k * n..(k + 1) * n];
@@ -426,8 +435,8 @@ pub(crate) fn beam_run(
             next.all.push(c.all);
             next.last.push(c.dir);
             step.push((c.parent, c.dir));
-            if c.h < low.0 {
-                low = (c.h, k);
+            if rank(c.h, c.all) < low.0 {
+                low = (rank(c.h, c.all), k);
             }
         }
         history.push(step);
@@ -455,13 +464,21 @@ fn finish(start: &Board, goal: &Board, limits: &Limits) -> Result<Vec<Direction>
     match super::idastar(start, goal, HeuristicKind::LinearConflict, &quiet) {
         Ok(s) => Ok(s.moves),
         Err(SearchError::TimeLimit { .. }) => {
-            let quiet = Limits {
-                max_nodes: None,
-                ..quiet
-            };
-            Ok(super::fast(start, goal, &quiet)?.moves)
+            Ok(super::fast(start, goal, &unbounded(limits))?.moves)
         }
         Err(e) => Err(e),
+    }
+}
+
+/// `limits` without a clock, node budget, cancel flag or progress hook: for the fast
+/// solver, which takes milliseconds even on 16x16 and must answer when time is up.
+fn unbounded(limits: &Limits) -> Limits {
+    Limits {
+        time_limit: None,
+        max_nodes: None,
+        cancel: None,
+        progress: None,
+        ..limits.clone()
     }
 }
 
@@ -523,7 +540,12 @@ pub(crate) fn staged(
         let part = match beam_run(&setup, &board, width, left, threads, watch)? {
             BeamEnd::Found(m) => Ok(m),
             BeamEnd::Exhausted if left.is_some() => return Ok(None),
-            BeamEnd::Stopped => return Err(watch.timeout("beam", 0, 0)),
+            BeamEnd::Stopped => {
+                // Out of time: the lines solved so far are kept and the fast solver
+                // finishes (milliseconds), so that a run cut short is not lost.
+                moves.extend(super::fast(&board, &g, &unbounded(limits))?.moves);
+                break;
+            }
             // Without a cap a beam ends only at its aim or at a stall; a beam that lost
             // every position (a tiny region, all repeats) is a stall where it started.
             BeamEnd::Exhausted => stall(vec![]),
@@ -657,13 +679,13 @@ pub fn anytime(
     limits: &Limits,
 ) -> Result<AnytimeAnswer, SearchError> {
     use std::time::{Duration, Instant};
-    // A margin of 4% (at most 0.2 s) for what cannot stop at once: the layer or window
+    // A margin of 6% (at most 0.3 s) for what cannot stop at once: the layer or window
     // under way, the answer's assembly.
     let time = limits
         .time_limit
         .unwrap_or(Duration::from_secs_f64(ANYTIME_SECONDS));
     let limits = Limits {
-        time_limit: Some(time - (time / 25).min(Duration::from_millis(200))),
+        time_limit: Some(time - (time * 6 / 100).min(Duration::from_millis(300))),
         ..limits.clone()
     };
     let watch = Watch::new(&limits);
@@ -760,9 +782,10 @@ pub fn anytime(
         let took = t.elapsed().as_secs_f64().max(1e-4);
         let left = watch.remaining().unwrap_or_default().as_secs_f64();
         // Time grows about as the width: eight times wider while that leaves room for
-        // more, else as wide as fills nine tenths of the time left.
+        // more, else as wide as fills nine tenths of the time left (a run the clock cuts
+        // short keeps the lines it solved).
         let fits = left / took;
-        let next = if fits >= 16.0 {
+        let next = if fits >= 24.0 {
             width * 8
         } else {
             (width as f64 * fits * 0.9) as usize

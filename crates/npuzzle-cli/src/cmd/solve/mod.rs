@@ -31,7 +31,7 @@ use print::*;
 /// is reported on standard error with its number and the rest are still solved.
 #[derive(ClapArgs, Debug)]
 #[command(
-    after_help = "Examples:\n  npuzzle solve \"8 1 3/4 0 2/7 6 5\"\n  npuzzle solve --algo astar --heuristic manhattan --stats 813402765\n  npuzzle solve --json < boards.txt"
+    after_help = "Examples:\n  npuzzle solve \"8 1 3/4 0 2/7 6 5\"\n  npuzzle solve --algo astar --heuristic manhattan --stats 813402765\n  npuzzle solve --json < boards.txt\n  npuzzle scramble --size 7x7 | npuzzle solve --time-limit 10"
 )]
 pub struct Args {
     /// Boards to solve; read from standard input when none are given.
@@ -40,7 +40,8 @@ pub struct Args {
     #[command(flatten)]
     pub board: BoardOpts,
     /// Search algorithm: auto, bfs, bibfs, astar, iddfs, idastar, table, or fast (any
-    /// size at once, not proven optimal).
+    /// size at once, not proven optimal). On 26 cells or more auto is the anytime
+    /// solver: the shortest answer it finds within --time-limit (1 s without one).
     #[arg(long, short, default_value = "auto", value_parser = |s: &str| s.parse::<Algorithm>())]
     pub algo: Algorithm,
     /// Heuristic for astar and idastar: misplaced, manhattan, linear-conflict or
@@ -70,7 +71,7 @@ pub struct Args {
     /// Only proven-optimal answers: with auto, an exact search that does not finish in
     /// time is an error (exit 3) instead of the fast solver's answer with its lower bound;
     /// boards of more than 16 cells get no default time limit, and 26 cells or more are
-    /// searched by IDA* instead of the fast solver.
+    /// searched by IDA* instead of the anytime solver.
     #[arg(long)]
     pub optimal: bool,
     /// Count moves as single tiles (stm) or as rows and columns slid at once (mtm:
