@@ -585,3 +585,48 @@ fn the_page_follows_the_board_it_shows() {
 
     d.assert_no_console_errors();
 }
+
+/// A big board's Solve shows the anytime answer improving (`best so far N moves`), then
+/// the answer with its lower bound.
+#[test]
+fn the_page_shows_a_big_boards_answer_improving() {
+    let Some(d) = Driver::start() else { return };
+    let server = common::start(npuzzle_web::Config::default());
+    let goal = npuzzle::Board::solved("6x6".parse().unwrap());
+    let board = npuzzle::scramble::uniform(&goal, &mut npuzzle::scramble::Rng::new(3));
+    let link = board.to_string().replace(' ', "+").replace('/', "%2F");
+    d.open(&format!("http://{server}/#board={link}"));
+    d.wait(5, "the 6x6 board", |d| {
+        d.attr("#board", "data-board") == board.to_string()
+    });
+    d.click("#solve");
+    d.wait(10, "the answer improving", |d| {
+        d.text("#solveinfo").contains("best so far")
+    });
+    let going = d.text("#solveinfo");
+    assert!(going.starts_with("Searching ("), "{going}");
+    if let Ok(path) = std::env::var("NPUZZLE_SCREENSHOT_BIG") {
+        let png = d.call("GET", "/screenshot", None);
+        std::fs::write(path, base64(png.as_str().unwrap())).unwrap();
+    }
+    // The page asks for three seconds of it.
+    d.wait(15, "the answer", |d| {
+        let t = d.text("#solveinfo");
+        !t.starts_with("Searching") && t.contains("moves,")
+    });
+    let info = d.text("#solveinfo");
+    assert!(
+        info.contains("not proven optimal (lower bound") && info.contains("anytime"),
+        "{info}"
+    );
+    // The best told last is the answer's length.
+    let told: u64 = going
+        .split("best so far ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("a length");
+    let length: u64 = info.split(' ').next().unwrap().parse().unwrap();
+    assert!(length <= told, "{length} after {told}");
+    d.assert_no_console_errors();
+}
