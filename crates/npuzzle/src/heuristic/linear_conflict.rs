@@ -90,14 +90,31 @@ impl Heuristic for LinearConflict {
         };
         let after = |i: usize| cells[i];
         // A vertical move changes two rows; a horizontal one two columns. The lines
-        // across the move keep their tiles in the same order.
-        let (row, a, b) = if from % self.w == to % self.w {
-            (true, from / self.w, to / self.w)
+        // across the move keep their tiles in the same order. Of the two, only the one
+        // that is the tile's home can change its conflicts (a line counts the tiles whose
+        // home it is), and neither does if the tile's home is elsewhere.
+        let (row, a, b, home) = if from % self.w == to % self.w {
+            (
+                true,
+                from / self.w,
+                to / self.w,
+                self.goal_row[tile as usize],
+            )
         } else {
-            (false, from % self.w, to % self.w)
+            (
+                false,
+                from % self.w,
+                to % self.w,
+                self.goal_col[tile as usize],
+            )
         };
-        let old = self.line(row, a, before) + self.line(row, b, before);
-        let new = self.line(row, a, after) + self.line(row, b, after);
-        self.md.update(h, cells, tile, from, to) + 2 * new - 2 * old
+        let md = self.md.update(h, cells, tile, from, to);
+        let home = home as usize;
+        if home != a && home != b {
+            return md;
+        }
+        let old = self.line(row, home, before);
+        let new = self.line(row, home, after);
+        md + 2 * new - 2 * old
     }
 }
