@@ -1,5 +1,5 @@
 //! Run control, shared by every long computation: memory and time limits
-//! ([`Limits`]), the clock and cancel flag they give ([`Watch`]), and the parallel chunk
+//! ([`Limits`]), the clock and cancel flag they give (`Watch`), and the parallel chunk
 //! runner that the layered searches use.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -2,7 +2,7 @@
 //! size to a goal, the number of states at each distance, and the hardest states; and the
 //! [`DistanceTable`] it leaves behind.
 //!
-//! States are indexed densely ([`index`]): `n!/2` indices for `n` cells, every one a
+//! States are indexed densely (`index`): `n!/2` indices for `n` cells, every one a
 //! reachable state. The search runs on the layered engine ([`crate::layered`]): two bits
 //! per state (unseen, current layer, next layer, done) and, for the distance table, one
 //! more bit: `floor(d / 2) mod 2`. With the parity of `d`, which the blank's cell gives,

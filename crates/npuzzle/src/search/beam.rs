@@ -1,11 +1,12 @@
 //! Beam search: breadth-first, layer by layer, keeping only the `width` most promising
-//! positions of each layer (the smallest Manhattan-plus-linear-conflict estimate). Not
+//! positions of each layer (the best rank, from the Manhattan-plus-linear-conflict
+//! estimate: see `BeamSetup::rank`). Not
 //! optimal, but on boards far too big for an exact search it finds short answers; wider
 //! beams find shorter ones.
 //!
 //! A beam can aim at part of the board: only some tiles tracked (the estimate counts
 //! them alone, and positions that differ only in the others are one position), the blank
-//! kept to some cells. [`staged`] solves a big board that way, a line at a time, the
+//! kept to some cells. [`beam`] and [`anytime`] solve a big board that way, a line at a time, the
 //! way [`fast`](super::fast) does tile by tile, and finishes with a beam over the whole
 //! last region.
 
@@ -50,12 +51,12 @@ pub(crate) enum BeamEnd {
     Exhausted,
     /// The clock ran out or the search was cancelled.
     Stopped,
-    /// The smallest estimate in the beam stopped falling for [`STALL_LAYERS`] layers:
-    /// the moves to the kept position with the smallest estimate.
+    /// The best rank in the beam stopped falling for [`STALL_LAYERS`] layers: the moves
+    /// to the kept position with the best rank.
     Stalled(Vec<Direction>),
 }
 
-/// Layers without a new smallest estimate after which a beam gives up on reaching its
+/// Layers without a new best rank after which a beam gives up on reaching its
 /// goal by itself (its positions circle a local minimum of the estimate).
 pub(crate) const STALL_LAYERS: usize = 64;
 
@@ -496,7 +497,7 @@ fn unbounded(limits: &Limits) -> Limits {
     }
 }
 
-/// The side of the last region [`staged`] leaves to one beam over all its tiles.
+/// The side of the last region [`beam`] and [`anytime`] leave to one beam over all its tiles.
 pub const STAGED_LAST_SIDE: usize = 6;
 
 /// A solution by beams of `width`: on a board wider or taller than

@@ -1,6 +1,6 @@
 //! Optimal searches, side by side.
 //!
-//! Every search returns a shortest sequence of moves with its [`Stats`], or a
+//! Every search returns a shortest sequence of moves with its [`Stats`](crate::Stats), or a
 //! [`SearchError`] (unsolvable, a size mismatch, a limit reached). All of them test
 //! solvability first, in linear time.
 //!
