@@ -35,34 +35,35 @@ impl LinearConflict {
     /// cell `i`.
     #[inline]
     fn line(&self, row: bool, r: usize, cell: impl Fn(usize) -> u8) -> u32 {
-        // Longest increasing subsequence by patience sorting; lines are at most 16 long.
-        let mut tails = [0u8; 16];
-        let mut len = 0usize;
-        let mut count = 0u32;
         let n = if row { self.w } else { self.h };
-        for k in 0..n {
-            let i = if row { r * self.w + k } else { k * self.w + r };
-            let t = cell(i) as usize;
-            if t == 0 {
-                continue;
-            }
+        excess((0..n).filter_map(|k| {
+            let t = cell(if row { r * self.w + k } else { k * self.w + r }) as usize;
             let (home, key) = if row {
                 (self.goal_row[t], self.goal_col[t])
             } else {
                 (self.goal_col[t], self.goal_row[t])
             };
-            if home as usize != r {
-                continue;
-            }
-            count += 1;
-            let at = tails[..len].partition_point(|&x| x < key);
-            tails[at] = key;
-            if at == len {
-                len += 1;
-            }
-        }
-        count - len as u32
+            (t != 0 && home as usize == r).then_some(key)
+        }))
     }
+}
+
+/// How many of a line's tiles at home in it must leave it to let the others pass: `keys`
+/// are their goal positions along the line, in the line's order (at most 16); the answer
+/// is their count minus their longest increasing subsequence (by patience sorting).
+#[inline]
+pub(crate) fn excess(keys: impl Iterator<Item = u8>) -> u32 {
+    let mut tails = [0u8; 16];
+    let (mut len, mut count) = (0usize, 0u32);
+    for key in keys {
+        count += 1;
+        let at = tails[..len].partition_point(|&x| x < key);
+        tails[at] = key;
+        if at == len {
+            len += 1;
+        }
+    }
+    count - len as u32
 }
 
 impl Heuristic for LinearConflict {

@@ -4,7 +4,7 @@
 //! ([`Heuristic::estimate`]) or updated after one move ([`Heuristic::update`]), which is
 //! what the searches do in their inner loops.
 
-mod linear_conflict;
+pub(crate) mod linear_conflict;
 mod manhattan;
 mod misplaced;
 pub mod mtm_pdb;

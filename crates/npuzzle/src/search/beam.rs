@@ -176,30 +176,16 @@ impl BeamSetup {
     /// positions.
     #[inline]
     fn conflicts(&self, cells: &[u8], row: bool, r: usize) -> u32 {
-        let mut tails = [0u8; 16];
-        let (mut len, mut count) = (0usize, 0u32);
         let m = if row { self.w } else { self.h };
-        for k in 0..m {
+        crate::heuristic::linear_conflict::excess((0..m).filter_map(|k| {
             let t = cells[if row { r * self.w + k } else { k * self.w + r }] as usize;
-            if !self.tracked[t] {
-                continue;
-            }
             let (home, key) = if row {
                 (self.goal_row[t], self.goal_col[t])
             } else {
                 (self.goal_col[t], self.goal_row[t])
             };
-            if home as usize != r {
-                continue;
-            }
-            count += 1;
-            let at = tails[..len].partition_point(|&x| x < key);
-            tails[at] = key;
-            if at == len {
-                len += 1;
-            }
-        }
-        count - len as u32
+            (self.tracked[t] && home as usize == r).then_some(key)
+        }))
     }
 
     /// The estimate: tracked tiles' Manhattan distances plus two moves per linear
