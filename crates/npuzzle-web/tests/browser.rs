@@ -628,5 +628,23 @@ fn the_page_shows_a_big_boards_answer_improving() {
         .expect("a length");
     let length: u64 = info.split(' ').next().unwrap().parse().unwrap();
     assert!(length <= told, "{length} after {told}");
+    // On a phone the longer progress line wraps: nothing scrolls sideways.
+    d.call(
+        "POST",
+        "/window/rect",
+        Some(json!({"width": 390, "height": 844})),
+    );
+    d.open(&format!("http://{server}/#board={link}"));
+    d.click("#solve");
+    d.wait(10, "the answer improving on a phone", |d| {
+        d.text("#solveinfo").contains("best so far")
+    });
+    let wide = d.js("return document.documentElement.scrollWidth <= window.innerWidth;");
+    assert_eq!(wide, json!(true), "the page scrolls sideways on a phone");
+    if let Ok(path) = std::env::var("NPUZZLE_PHONE_SCREENSHOT_BIG") {
+        d.js("document.getElementById('solveinfo').scrollIntoView({block: 'center'});");
+        let png = d.call("GET", "/screenshot", None);
+        std::fs::write(path, base64(png.as_str().unwrap())).unwrap();
+    }
     d.assert_no_console_errors();
 }
