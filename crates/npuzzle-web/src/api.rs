@@ -492,7 +492,7 @@ fn refused_text(r: Refused, lane: &Lane) -> String {
 }
 
 /// `POST /api/solve/stream`: the solve of `/api/solve` as server-sent events: `progress`
-/// (`{"algorithm", "bound", "expanded", "seconds"}`: after each pass, and about ten times
+/// (`{"algorithm", "bound", "expanded", "best", "seconds"}`: after each pass, and about ten times
 /// a second), then `result` (the answer) or `error` (`{"error", "lower_bound"}`). Closing
 /// the stream cancels the search.
 pub async fn solve_stream(
