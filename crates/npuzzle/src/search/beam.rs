@@ -249,12 +249,11 @@ impl BeamSetup {
 }
 
 /// The moves from the start to position `idx` of layer `layer` (0: the start).
-fn path_to(history: &[Vec<(u32, u8)>], layer: usize, mut idx: usize) -> Vec<Direction> {
+fn path_to(history: &[Vec<u32>], layer: usize, mut idx: usize) -> Vec<Direction> {
     let mut moves = Vec::with_capacity(layer);
     for step in history[..layer].iter().rev() {
-        let (p, d) = step[idx];
-        moves.push(Direction::ALL[d as usize]);
-        idx = p as usize;
+        moves.push(Direction::ALL[(step[idx] & 3) as usize]);
+        idx = (step[idx] >> 2) as usize;
     }
     moves.reverse();
     moves
@@ -272,7 +271,8 @@ pub(crate) fn beam_run(
     watch: &Watch,
 ) -> Result<BeamEnd, SearchError> {
     let n = setup.n;
-    let width = width.max(1);
+    // (At most 2^29 positions a layer: the way back packs an index in 30 bits.)
+    let width = width.clamp(1, 1 << 29);
     let h0 = setup.estimate(start.cells());
     if h0 == 0 {
         return Ok(BeamEnd::Found(vec![]));
@@ -296,8 +296,9 @@ pub(crate) fn beam_run(
     let mut seen: Vec<u64> = try_vec(slots, "beam", || 0)?;
     let mask = slots - 1;
     seen[layer.hash[0] as usize & mask] = layer.hash[0];
-    // For each layer past the first: (parent index, direction index) of every position.
-    let mut history: Vec<Vec<(u32, u8)>> = Vec::new();
+    // For each layer past the first, every position's parent index and direction index
+    // in one word (parent << 2 | direction).
+    let mut history: Vec<Vec<u32>> = Vec::new();
     let threads = resolve_threads(threads).max(1);
     let zb = n * n;
     let mut depth = 0usize;
@@ -435,7 +436,7 @@ pub(crate) fn beam_run(
             next.hash.push(c.hash);
             next.all.push(c.all);
             next.last.push(c.dir);
-            step.push((c.parent, c.dir));
+            step.push(c.parent << 2 | c.dir as u32);
             if rank(c.h, c.all) < low.0 {
                 low = (rank(c.h, c.all), k);
             }
@@ -638,7 +639,7 @@ pub struct AnytimeAnswer {
 /// The time [`anytime`] takes when the limits give none.
 pub const ANYTIME_SECONDS: f64 = 1.0;
 
-/// The widest beam [`anytime`] tries (memory: about 5 bytes per position per layer for
+/// The widest beam [`anytime`] tries (memory: 4 bytes per position per layer for
 /// the way back, plus the layers themselves).
 pub const ANYTIME_MAX_WIDTH: usize = 1 << 20;
 
@@ -731,27 +732,23 @@ pub fn anytime(
         Err(SearchError::TimeLimit { lower_bound: l, .. }) => lower_bound = lower_bound.max(l),
         Err(e) => return Err(e),
     }
-    if watch.expired()
-        && limits
-            .cancel
-            .as_ref()
-            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+    // Cancelled before any answer: said so, not answered.
+    if limits
+        .cancel
+        .as_ref()
+        .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
     {
         return Err(watch.timeout("anytime", lower_bound, 0));
     }
     // An answer at once, whatever the clock says (milliseconds even on 16x16).
-    let unbounded = Limits {
-        time_limit: None,
-        max_nodes: None,
-        cancel: None,
-        ..quiet.clone()
-    };
-    let mut best = super::fast(start, goal, &unbounded)?.moves;
+    let mut best = super::fast(start, goal, &unbounded(&limits))?.moves;
     let mut width_done = 0;
     watch.report_best("fast", Some(lower_bound), 0, Some(best.len() as u32));
     // Memory per beam position: the way back per layer (a generous layer count: three
     // times the estimate), two layers' cells, three candidates.
-    let per = 5 * 3 * lower_bound.max(8) as u64 + 2 * start.size().cells() as u64 + 3 * 32;
+    let per = 4 * 3 * lower_bound.max(8) as u64
+        + 2 * start.size().cells() as u64
+        + 3 * std::mem::size_of::<Cand>() as u64;
     let max_width =
         ((limits.max_memory.min(ANYTIME_MEMORY) / per) as usize).clamp(1, ANYTIME_MAX_WIDTH);
     let mut width = 32.min(max_width);
