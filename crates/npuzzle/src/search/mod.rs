@@ -43,7 +43,10 @@ pub use iddfs::iddfs;
 pub use mtm::{idastar_mtm, idastar_mtm_pdb};
 pub use optimize::{optimize, OptimizeError};
 pub use passes::check_weight;
-pub use pdb_ida::{idastar_pdb, idastar_pdb_all, idastar_pdb_parallel, idastar_pdb_weighted};
+pub use pdb_ida::{
+    idastar_pdb, idastar_pdb_all, idastar_pdb_parallel, idastar_pdb_weighted, pass_frontier,
+    pass_subtrees, Frontier, SubtreePass,
+};
 
 use crate::analysis::DistanceTable;
 use crate::heuristic::pdb::PdbHeuristic;
