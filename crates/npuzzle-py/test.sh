@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Python package's tests: a virtual environment (made once, under the target
 # directory) with maturin, numpy, gymnasium and pytest; the package built into it; the
-# CLI built for the tests to compare against; then pytest.
+# CLI built for the tests to compare against; then pytest. Dask (and tqdm) go in for
+# the cluster tests, which start a LocalCluster on 127.0.0.1.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -13,7 +14,7 @@ if [ ! -x "$venv/bin/python" ]; then
   echo "py: creating $venv"
   "$python" -m venv "$venv"
 fi
-"$venv/bin/pip" install -q --disable-pip-version-check "maturin>=1.5,<2" numpy gymnasium pytest
+"$venv/bin/pip" install -q --disable-pip-version-check "maturin>=1.5,<2" numpy gymnasium pytest "dask[array,distributed]" tqdm
 cargo build --locked -q -p npuzzle-cli
 echo "py: building the package (maturin develop --release)"
 (cd "$here" && VIRTUAL_ENV="$venv" PATH="$venv/bin:$PATH" maturin develop --release -q)

@@ -82,3 +82,16 @@ pub(crate) fn notation_arg(n: &str) -> PyResult<Notation> {
 pub(crate) fn partition_arg(goal: &Board, spec: &str) -> PyResult<Vec<Vec<u8>>> {
     partition(goal, spec).map_err(|e| value_error(format!("partition: {e}")))
 }
+
+/// A time limit in seconds: positive and representable, or none.
+pub(crate) fn time_limit_arg(t: Option<f64>) -> PyResult<Option<Duration>> {
+    match t {
+        Some(t) if t > 0.0 && Duration::try_from_secs_f64(t).is_ok() => {
+            Ok(Some(Duration::from_secs_f64(t)))
+        }
+        Some(t) => Err(value_error(format!(
+            "time_limit: expected a positive number of seconds, found {t}"
+        ))),
+        None => Ok(None),
+    }
+}

@@ -49,6 +49,7 @@ mod board;
 mod env;
 mod pdbs;
 mod solve;
+mod split;
 
 use args::*;
 use batch::*;
@@ -56,6 +57,7 @@ use board::*;
 use env::*;
 use pdbs::*;
 use solve::*;
+use split::*;
 
 /// The extension module.
 #[pymodule]
@@ -72,6 +74,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_estimates, m)?)?;
     m.add_function(wrap_pyfunction!(_solvable, m)?)?;
     m.add_function(wrap_pyfunction!(scrambles, m)?)?;
+    m.add_function(wrap_pyfunction!(_solution, m)?)?;
+    m.add_function(wrap_pyfunction!(_pass_frontier, m)?)?;
+    m.add_function(wrap_pyfunction!(_pass_subtrees, m)?)?;
+    m.add_function(wrap_pyfunction!(_split_solution, m)?)?;
     m.add_class::<PatternDatabases>()?;
     m.add_class::<Solution>()?;
     m.add_class::<_Puzzle>()?;

@@ -49,20 +49,26 @@ impl PatternDatabases {
     }
 
     /// Loads the databases of `partition` for `goal` from `directory` (as the CLI or
-    /// `build` saved them); ValueError names a missing or unsound file.
+    /// `build` saved them); ValueError names a missing or unsound file. `load`: "map"
+    /// (memory-mapped: processes on one machine share one copy), "read" (a copy of its
+    /// own, fastest to search) or "auto" (read past 16 cells, else mapped).
     #[staticmethod]
-    #[pyo3(signature = (directory, size="4x4", partition="7-8", goal=None))]
+    #[pyo3(signature = (directory, size="4x4", partition="7-8", goal=None, load="auto"))]
     fn load(
         directory: PathBuf,
         size: &str,
         partition: &str,
         goal: Option<&Bound<'_, PyAny>>,
+        load: &str,
     ) -> PyResult<PatternDatabases> {
+        let how = load
+            .parse::<Load>()
+            .map_err(|e| value_error(format!("load: {e}")))?;
         let g = goal_arg(goal, parse_size(size)?)?;
         let mut dbs = Vec::new();
         for tiles in partition_arg(&g, partition)? {
             let path = directory.join(npuzzle::heuristic::pdb::file_name(&g, &tiles));
-            let db = PatternDb::open_checked(&path, &g, &tiles, Load::Auto)
+            let db = PatternDb::open_checked(&path, &g, &tiles, how)
                 .map_err(|e| value_error(format!("{}: {e}", path.display())))?;
             dbs.push(db);
         }

@@ -118,6 +118,92 @@ impl Solution {
     fn to_json(&self) -> String {
         self.report.to_json()
     }
+
+    /// Pickling (for multiprocessing and Dask): the fields, rebuilt by `_solution`.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let r = &self.report;
+        let make = py.import("npuzzle._core")?.getattr("_solution")?;
+        let fields = (
+            r.board.clone(),
+            r.solvable,
+            r.length,
+            r.optimal,
+            r.weight,
+            r.lower_bound,
+            r.moves.clone(),
+            (r.metric.name(), r.notation.name(), r.algorithm),
+            r.heuristic.clone(),
+            (r.expanded, r.generated, r.peak_stored, r.seconds),
+            r.solutions.clone(),
+        )
+            .into_pyobject(py)?
+            .into_any();
+        Ok((make, fields))
+    }
+}
+
+impl Solution {
+    /// A solution holding `report`.
+    pub(crate) fn from_report(report: Report) -> Solution {
+        Solution { report }
+    }
+}
+
+/// The algorithm names a report can carry.
+const ALGORITHMS: [&str; 9] = [
+    "auto", "bfs", "bibfs", "astar", "iddfs", "idastar", "table", "fast", "anytime",
+];
+
+/// A `Solution` from its fields (what pickling stores); ValueError for names that are
+/// no metric, notation or algorithm.
+#[pyfunction]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+pub(crate) fn _solution(
+    board: String,
+    solvable: bool,
+    length: Option<usize>,
+    optimal: Option<bool>,
+    weight: Option<f64>,
+    lower_bound: Option<u32>,
+    moves: Option<String>,
+    names: (String, String, String),
+    heuristic: Option<String>,
+    counts: (u64, u64, u64, f64),
+    solutions: Option<Vec<String>>,
+) -> PyResult<Solution> {
+    let (metric, notation, algorithm) = names;
+    let algorithm = ALGORITHMS
+        .iter()
+        .find(|&&a| a == algorithm)
+        .ok_or_else(|| {
+            value_error(format!(
+                "algorithm: expected one of {}, found {algorithm:?}",
+                ALGORITHMS.join(", ")
+            ))
+        })?;
+    Ok(Solution {
+        report: Report {
+            board,
+            solvable,
+            length,
+            optimal,
+            weight,
+            lower_bound,
+            metric: metric
+                .parse::<Metric>()
+                .map_err(|e| value_error(format!("metric: {e}")))?,
+            moves,
+            notation: notation_arg(&notation)?,
+            algorithm,
+            heuristic,
+            expanded: counts.0,
+            generated: counts.1,
+            peak_stored: counts.2,
+            seconds: counts.3,
+            solutions,
+        },
+    })
 }
 
 /// Solves one board. `algorithm`: auto, bfs, bibfs, astar, iddfs, idastar, table or fast;
@@ -128,12 +214,13 @@ impl Solution {
 /// `bound` proven after a pass or None, `expanded`, `seconds`) as the search goes, and an
 /// exception it raises, or Ctrl-C (KeyboardInterrupt), stops the search and is raised.
 /// With auto, a search that runs out of time is answered by the fast solver (optimal False, with the lower bound proven); a named
-/// algorithm raises TimeoutError. The answer is the library's, as `npuzzle solve --json`
+/// algorithm raises TimeoutError. `threads`: threads for one board's database search
+/// (0: all cores). The answer is the library's, as `npuzzle solve --json`
 /// and the server give it.
 #[pyfunction]
 #[pyo3(signature = (board, goal=None, algorithm="auto", heuristic=None, weight=None,
                     time_limit=None, size=None, notation="tile", metric="stm", pdbs=None,
-                    solutions=None, progress=None))]
+                    solutions=None, progress=None, threads=0))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve(
     py: Python<'_>,
@@ -149,6 +236,7 @@ pub(crate) fn solve(
     pdbs: Option<&PatternDatabases>,
     solutions: Option<usize>,
     progress: Option<Py<PyAny>>,
+    threads: usize,
 ) -> PyResult<Solution> {
     let b = board_arg(board, size, "board")?;
     let g = goal_arg(goal, b.size())?;
@@ -166,17 +254,7 @@ pub(crate) fn solve(
         .parse::<Metric>()
         .map_err(|e| value_error(format!("metric: {e}")))?;
     let limits = Limits {
-        time_limit: match time_limit {
-            Some(t) if t > 0.0 && Duration::try_from_secs_f64(t).is_ok() => {
-                Some(Duration::from_secs_f64(t))
-            }
-            Some(t) => {
-                return Err(value_error(format!(
-                    "time_limit: expected a positive number of seconds, found {t}"
-                )))
-            }
-            None => None,
-        },
+        time_limit: time_limit_arg(time_limit)?,
         ..Limits::default()
     };
     let pdbs = pdbs_for(pdbs, &g)?.map(|h| (pdbs.map_or(String::new(), |p| p.spec.clone()), h));
@@ -190,6 +268,7 @@ pub(crate) fn solve(
         notation,
         limits,
         solutions,
+        threads,
         ..Request::default()
     };
     // Options that do not go together are refused in the library's words (the field
