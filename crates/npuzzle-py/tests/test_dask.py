@@ -179,6 +179,19 @@ def test_one_board_split_over_the_cluster_is_optimal(client, pdb_dir):
     # stops at the first solution any worker finds.
     one = npuzzle.solve(korf1, goal=KORF_GOAL, algorithm="idastar", pdbs=korf.get(), threads=1)
     assert s.expanded > 0 and s.generated >= s.expanded
+    # A worker killed during the split solve: its tasks run again, the answer stands.
+    pids = client.run(os.getpid)
+    killed = []
+
+    def kill_once(p):
+        if p["tasks"] > 0 and not killed:
+            victim = sorted(pids.values())[-1]
+            os.kill(victim, signal.SIGKILL)
+            killed.append(victim)
+
+    s = nd.solve(korf1, client, databases=korf, goal=KORF_GOAL, local_seconds=0, progress=kill_once)
+    assert killed and s.length == 57 and npuzzle.verify(korf1, s.moves, goal=KORF_GOAL)
+    client.wait_for_workers(2, timeout=60)
     # 5x5: boards a few dozen moves from the goal, against IDA* with linear conflict.
     five = nd.Databases(str(pdb_dir), "5x5", FIVE)
     for b in walks("5x5", 60, 3, 7):
@@ -244,3 +257,19 @@ def test_the_command_writes_what_the_cli_writes(pdb_dir):
     # --split without databases is refused with a reason.
     bad = command("--split", stdin=four)
     assert bad.returncode == 2 and "needs databases" in bad.stderr
+    # Boards of another size than the databases get an error line each, like the CLI's.
+    mixed = "8 1 3/4 0 2/7 6 5\n" + four
+    ours = command("--pdb-dir", str(pdb_dir), "--partition", "5-5-5", stdin=mixed)
+    assert ours.returncode == 2
+    first, *rest = lines_without_seconds(ours.stdout)
+    assert first["line"] == 1 and "4x4, not 3x3" in first["error"]
+    assert [r["length"] for r in rest] == [b["length"] for b in lines_without_seconds(theirs.stdout)]
+    # A scheduler that is not there: said at once, exit 4.
+    gone = command("--scheduler", "tcp://127.0.0.1:9", "--connect-timeout", "1", stdin=four)
+    assert gone.returncode == 4 and "cannot reach the scheduler at tcp://127.0.0.1:9" in gone.stderr
+    assert "Traceback" not in gone.stderr
+    # Missing databases: named, exit 2; bad options refused by the parser.
+    missing = command("--pdb-dir", str(pdb_dir / "none"), "--partition", "5-5-5", stdin=four)
+    assert missing.returncode == 2 and "none" in missing.stderr
+    neg = command("--task-seconds", "-1", stdin=four)
+    assert neg.returncode == 2 and "--task-seconds" in neg.stderr

@@ -92,8 +92,9 @@ class PatternDatabases:
         size: str = "4x4",
         partition: str = "7-8",
         goal: Optional[BoardLike] = None,
+        load: str = "auto",
     ) -> PatternDatabases:
-        """Loads databases saved by the CLI or by ``build``."""
+        """Loads databases saved by the CLI or by ``build`` (``load``: map, read or auto)."""
     def estimate(self, board: BoardLike) -> int:
         """The additive estimate of one board."""
 
@@ -110,9 +111,51 @@ def solve(
     pdbs: Optional[PatternDatabases] = None,
     solutions: Optional[int] = None,
     progress: Optional[Callable[[Dict[str, Any]], Any]] = None,
+    threads: int = 0,
 ) -> Solution:
     """Solves one board (TimeoutError when a named algorithm runs out of time)."""
 
+def _solution(
+    board: str,
+    solvable: bool,
+    length: Optional[int],
+    optimal: Optional[bool],
+    weight: Optional[float],
+    lower_bound: Optional[int],
+    moves: Optional[str],
+    names: Tuple[str, str, str],
+    heuristic: Optional[str],
+    counts: Tuple[int, int, int, float],
+    solutions: Optional[List[str]],
+) -> Solution: ...
+def _pass_frontier(
+    board: BoardLike,
+    pdbs: PatternDatabases,
+    bound: int,
+    min_paths: int,
+    goal: Optional[BoardLike] = None,
+    size: Optional[str] = None,
+) -> Tuple[List[str], Optional[str], Optional[int], int, int]: ...
+def _pass_subtrees(
+    board: BoardLike,
+    pdbs: PatternDatabases,
+    bound: int,
+    paths: List[str],
+    goal: Optional[BoardLike] = None,
+    size: Optional[str] = None,
+    time_limit: Optional[float] = None,
+) -> Tuple[Optional[Tuple[int, str]], Optional[int], int, int]: ...
+def _split_solution(
+    board: BoardLike,
+    pdbs: PatternDatabases,
+    moves: str,
+    expanded: int,
+    generated: int,
+    seconds: float,
+    goal: Optional[BoardLike] = None,
+    size: Optional[str] = None,
+    notation: str = "tile",
+) -> Solution: ...
 def _distances(boards: Any, size: str, goal: Any, pdbs: Any, threads: int) -> npt.NDArray[np.int32]: ...
 def _estimates(boards: Any, size: str, heuristic: str, goal: Any, pdbs: Any, threads: int) -> npt.NDArray[np.int32]: ...
 def _solvable(boards: Any, size: str, goal: Any, threads: int) -> npt.NDArray[np.bool_]: ...

@@ -422,13 +422,41 @@ def _subtrees(
     databases: Databases,
     bound: int,
     paths: List[str],
+    stop: str,
+    deadline: Optional[float],
 ) -> tuple:
-    """Runs on a worker: one pass's subtrees below ``paths``; (found, next bound,
-    expanded, generated, seconds)."""
+    """Runs on a worker: one pass's subtrees below ``paths``, in order, one root at a time;
+    stops at the first solution, or between roots once the driver sets the event named
+    ``stop`` (another task found one, or time is up). (found, next bound, expanded,
+    generated, seconds, stopped)."""
+    from distributed import Event
+
     pdbs = databases.get()
     t0 = time.perf_counter()
-    found, nb, e, g = _core._pass_subtrees(board, pdbs, bound, paths, goal=goal)
-    return found, nb, e, g, time.perf_counter() - t0
+    event = Event(stop)
+    polled = t0
+    nb: Optional[int] = None
+    e = g = 0
+    for i, path in enumerate(paths):
+        now = time.perf_counter()
+        # The event lives on the scheduler: asked at the start and every 0.2 s or so.
+        if i == 0 or now - polled >= 0.2:
+            polled = now
+            if event.is_set():
+                return None, nb, e, g, now - t0, True
+        left = None if deadline is None else deadline - time.time()
+        if left is not None and left <= 0:
+            return None, nb, e, g, now - t0, True
+        try:
+            found, nb2, e2, g2 = _core._pass_subtrees(board, pdbs, bound, [path], goal=goal, time_limit=left)
+        except TimeoutError:
+            return None, nb, e, g, time.perf_counter() - t0, True
+        e += e2
+        g += g2
+        nb = nb2 if nb is None else (nb if nb2 is None else min(nb, nb2))
+        if found is not None:
+            return (i, found[1]), nb, e, g, time.perf_counter() - t0, False
+    return None, nb, e, g, time.perf_counter() - t0, False
 
 
 def _parity(board: str, goal: Optional[str], size: Optional[str]) -> int:
@@ -448,7 +476,7 @@ def solve(
     goal: Any = None,
     size: Optional[str] = None,
     notation: str = "tile",
-    tasks_per_thread: int = 8,
+    tasks_per_thread: int = 64,
     task_seconds: float = 1.0,
     local_seconds: float = 1.0,
     time_limit: Optional[float] = None,
@@ -458,12 +486,14 @@ def solve(
     cluster.
 
     Each pass expected to take more than ``local_seconds`` goes out: the driver expands
-    the search tree a few levels into a frontier of roots (at least ``tasks_per_thread``
-    per worker thread), sends them in tasks of about ``task_seconds`` with the pass's bound
-    (the roots' paths, a few bytes each; the databases are loaded by each worker once), and
-    gathers the smallest f beyond the bound and any solution. The first pass that finds
-    one ends the search: its bound is the optimum. Smaller passes run in this process.
-    The node counts are the one-machine search's, but for the order within the last pass.
+    the search tree a few levels into a frontier of roots, sends them with the pass's
+    bound in tasks of consecutive roots (about ``task_seconds`` each by the node rate
+    measured so far, at most ``tasks_per_thread`` per worker thread; the roots' paths are a
+    few bytes each, the databases are loaded by each worker once), run in the frontier's
+    order, and gathers the smallest f beyond the bound and any solution. The first pass
+    that finds one ends the search, its bound the optimum; the other tasks stop at their
+    next root. Smaller passes run in this process. The node counts are the one-machine
+    search's, but for the order within the last pass.
 
     ``progress`` is called after each pass with a dict (algorithm, bound proven, expanded,
     seconds, tasks); ``time_limit`` (seconds) raises TimeoutError with the bound proven.
@@ -535,42 +565,52 @@ def solve(
                     tasks_per_thread * slots,
                     max(slots, math.ceil(expected / (rate * task_seconds))),
                 )
+                # Many roots a task: their sizes vary a thousandfold.
                 paths, found, nb, e, g = _core._pass_frontier(
-                    text, pdbs, bound, want_tasks * 4, goal=goal_text
+                    text, pdbs, bound, want_tasks * 32, goal=goal_text
                 )
                 this = e
                 tasks = 0
                 if found is None and paths:
-                    # Interleaved, so that neighbouring roots (alike in size) spread out.
+                    # Consecutive roots a task, run in the one-machine search's order (the
+                    # earlier a task's roots, the higher its priority): when one finds a
+                    # solution the others stop between roots, so the last pass does about
+                    # the work the one-machine pass does before its solution.
+                    from distributed import Event, as_completed
+
                     k = min(want_tasks, len(paths))
-                    pieces = [paths[i::k] for i in range(k)]
+                    step = math.ceil(len(paths) / k)
+                    pieces = [paths[i : i + step] for i in range(0, len(paths), step)]
+                    stop = f"npuzzle-split-{os.getpid()}-{id(pieces)}-{bound}-{time.time_ns()}"
+                    event = Event(stop, client=c)
+                    wall_deadline = None if deadline is None else time.time() + (deadline - time.perf_counter())
                     futures = [
-                        c.submit(_subtrees, text, goal_text, databases, bound, p, pure=False)
-                        for p in pieces
+                        c.submit(_subtrees, text, goal_text, databases, bound, p, stop,
+                                 wall_deadline, pure=False, priority=len(pieces) - j)
+                        for j, p in enumerate(pieces)
                     ]
                     tasks = len(futures)
-                    from distributed import as_completed, wait
-
                     busy = 0.0
-                    try:
-                        for fut in as_completed(futures):
-                            sf, nb2, e2, g2, secs = fut.result()
-                            e += e2
-                            g += g2
-                            this += e2
-                            busy += secs
-                            nb = nb2 if nb is None else (nb if nb2 is None else min(nb, nb2))
-                            if sf is not None:
-                                found = sf[1]
-                                break
-                            if deadline is not None and time.perf_counter() >= deadline:
-                                break
-                    finally:
-                        pending = [f for f in futures if not f.done()]
-                        if pending:
-                            c.cancel(pending)
+                    stopped = False
+                    for fut in as_completed(futures):
+                        sf, nb2, e2, g2, secs, cut = fut.result()
+                        e += e2
+                        g += g2
+                        this += e2
+                        busy += secs
+                        stopped |= cut
+                        nb = nb2 if nb is None else (nb if nb2 is None else min(nb, nb2))
+                        if sf is not None and found is None:
+                            found = sf[1]
+                            # The others stop at their next root; their work is counted
+                            # as it comes back.
+                            event.set()
+                        if deadline is not None and time.perf_counter() >= deadline:
+                            event.set()
                     if busy > 0 and found is None:
                         rate = max(1e5, this / busy)
+                    if found is None and stopped:
+                        out_of_time()
             expanded += e
             generated += g
             if found is not None:
@@ -613,11 +653,32 @@ def _read_boards(lines: Iterable[str], size: Optional[str]) -> Iterator[tuple]:
             yield n, line, None, msg[len("board: ") :] if msg.startswith("board: ") else msg
 
 
+def _databases_size(lines: list, partition: Optional[str], goal: Optional[str]) -> str:
+    """The board size the databases are for, without --size: the first size among the
+    boards that the partition fits (a preset names its size; tile lists fit the first)."""
+    sizes: List[str] = []
+    for _, _, b, _ in lines:
+        if b is not None:
+            sz = _core.parse_board(b)[1]
+            if sz not in sizes:
+                sizes.append(sz)
+    if not partition:
+        return sizes[0] if sizes else "4x4"
+    for sz in sizes:
+        try:
+            # The partition is checked before any file is opened.
+            PatternDatabases.load(os.devnull, sz, partition, goal, "map")
+        except ValueError as e:
+            if str(e).startswith("partition:"):
+                continue
+        return sz
+    return sizes[0] if sizes else "4x4"
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """``python -m npuzzle.dask solve``: boards from standard input (one a line), answers
     as the JSON lines of ``npuzzle solve --json`` on standard output, in input order."""
     import argparse
-    import json
 
     p = argparse.ArgumentParser(
         prog="python -m npuzzle.dask",
@@ -630,7 +691,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         description="Solve the boards on standard input (one a line; blank lines and # "
         "comments skipped) on a Dask cluster, writing the JSON lines of `npuzzle solve "
         "--json` in input order. A bad line is reported on its own line "
-        '({"error", "input", "line"}) and the rest are answered (exit status 2).',
+        '({"error", "input", "line"}) and the rest are answered (exit status 2). Exit '
+        "status 2 also for bad options or databases that cannot be loaded, 3 when "
+        "interrupted, 4 when the scheduler cannot be reached.",
         epilog="examples:\n"
         "  npuzzle scramble --size 4x4 -n 1000 | python -m npuzzle.dask solve --workers 8 "
         "--pdb-dir ~/.cache/npuzzle --partition 7-8 > answers.jsonl\n"
@@ -659,16 +722,43 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                    help="solve each board by one IDA* split over the whole cluster "
                    "(for hard boards; needs databases)")
     s.add_argument("--task-seconds", type=float, default=1.0,
-                   help="about how long each task should take (default 1)")
+                   help="about how long each task should take (default 1; 10 or more on "
+                   "clusters of thousands of workers)")
+    s.add_argument("--connect-timeout", type=float, default=30.0,
+                   help="seconds to wait for the scheduler (default 30)")
     a = p.parse_args(argv)
+    for name in ("task_seconds", "connect_timeout", "time_limit"):
+        v = getattr(a, name)
+        if v is not None and not (v > 0 and math.isfinite(v)):
+            p.error(f"--{name.replace('_', '-')}: expected a positive number, found {v}")
+    if a.workers is not None and a.workers < 1:
+        p.error(f"--workers: expected at least 1, found {a.workers}")
+
+    try:
+        return _command(p, a)
+    except KeyboardInterrupt:
+        print("npuzzle: interrupted", file=sys.stderr)
+        return 3
+    except ValueError as e:
+        print(f"npuzzle: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"npuzzle: {e}", file=sys.stderr)
+        return 4
+
+
+def _command(p: Any, a: Any) -> int:
+    import json
 
     lines = list(_read_boards(sys.stdin, a.size))
     databases = None
     if a.pdb_dir or a.build_pdbs:
-        first = next((b for _, _, b, _ in lines if b), None)
-        size = a.size or (first and _core.parse_board(first)[1])
-        if size is None:
-            size = "4x4"
+        size = a.size or _databases_size(lines, a.partition, a.goal)
+        # Boards of another size get an error line, as `npuzzle solve --pdb` gives them.
+        for i, (n, line, b, err) in enumerate(lines):
+            if b is not None and _core.parse_board(b)[1] != size:
+                lines[i] = (n, line, None, f"--partition: the databases are for {size}, "
+                            f"not {_core.parse_board(b)[1]}")
         databases = Databases(
             directory=a.pdb_dir,
             size=size,
@@ -679,10 +769,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if a.split and databases is None:
         p.error("--split needs databases: --pdb-dir DIR (and --partition) or --build-pdbs")
     cluster_cm: Any
+    cluster = None
     if a.scheduler:
         from distributed import Client
 
-        cluster_cm = Client(a.scheduler)
+        try:
+            cluster_cm = Client(a.scheduler, timeout=a.connect_timeout)
+        except (OSError, TimeoutError) as e:
+            raise OSError(f"cannot reach the scheduler at {a.scheduler}: {e}") from None
     else:
         from distributed import Client, LocalCluster
 
@@ -725,7 +819,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                                      separators=(",", ":"), ensure_ascii=False) + "\n")
             else:
                 out.write(ans.to_json() + "\n")
-    if not a.scheduler:
+    if cluster is not None:
         cluster.close()
     out.flush()
     return status

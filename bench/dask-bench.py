@@ -1,0 +1,154 @@
+"""Measures npuzzle.dask on this machine: a batch of 4x4 boards on 1 and 2 worker processes
+(alternating, each on a fresh LocalCluster at 127.0.0.1), and the split solve of one of
+Korf & Felner's 24-puzzle instances on 1 and 2 workers against the one-machine search.
+
+    python bench/dask-bench.py batch --pdb-dir DIR --count 400 --rounds 2
+    python bench/dask-bench.py split --pdb-dir DIR --id 1 --rounds 1
+    python bench/dask-bench.py overhead --tasks 5000
+    python bench/dask-bench.py paper --rate 9.59e6 --ratio 1.262 --efficiency 0.95
+
+The databases must be in DIR already (`npuzzle pdb build --size 4x4 --pdb 5-5-5` and
+`npuzzle pdb build --size 5x5 --pdb 6-6-6-6 --goal "0 1 2 ... 24"`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from pathlib import Path
+
+import npuzzle
+import npuzzle.dask as nd
+
+KORF24_GOAL = "/".join(" ".join(str(5 * r + c) for c in range(5)) for r in range(5))
+
+
+def cluster(workers: int):
+    from distributed import Client, LocalCluster
+
+    c = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                     host="127.0.0.1", dashboard_address=None)
+    return c, Client(c)
+
+
+def batch(a) -> None:
+    dbs = nd.Databases(a.pdb_dir, "4x4", a.partition)
+    boards = [npuzzle.scramble("4x4", seed=a.seed + i) for i in range(a.count)]
+    pdbs = dbs.get()
+    t0 = time.perf_counter()
+    local = [npuzzle.solve(b, pdbs=pdbs, threads=1) for b in boards[: a.count // 10]]
+    per = (time.perf_counter() - t0) / max(1, len(local))
+    print(f"one process, one thread: {per * a.count:.1f} s expected for {a.count} boards "
+          f"({per * 1000:.1f} ms a board)", flush=True)
+    for r in range(a.rounds):
+        for w in (1, 2):
+            cl, c = cluster(w)
+            c.run(lambda: dbs.get() and None)  # databases loaded before the clock starts
+            t0 = time.perf_counter()
+            got = nd.solve_many(boards, client=c, databases=dbs, progress=False)
+            took = time.perf_counter() - t0
+            nodes = sum(s.expanded for s in got)
+            print(f"round {r + 1}: {w} worker(s): {took:.2f} s, {a.count / took:.2f} boards/s, "
+                  f"{nodes} nodes expanded", flush=True)
+            c.close()
+            cl.close()
+
+
+def split(a) -> None:
+    rows = [l.split() for l in Path(a.instances).read_text().splitlines()
+            if l.strip() and not l.startswith("#")]
+    row = next(r for r in rows if r[0] == str(a.id))
+    tiles, optimal = [int(t) for t in row[1:26]], int(row[26])
+    board = npuzzle.format_board(tiles, "5x5")
+    dbs = nd.Databases(a.pdb_dir, "5x5", "6-6-6-6", goal=KORF24_GOAL, load="map")
+    pdbs = dbs.get()
+    for r in range(a.rounds):
+        if not a.skip_one:
+            t0 = time.perf_counter()
+            one = npuzzle.solve(board, goal=KORF24_GOAL, algorithm="idastar", pdbs=pdbs, threads=2)
+            print(f"round {r + 1}: one machine (2 threads): {time.perf_counter() - t0:.1f} s, "
+                  f"length {one.length} (optimal {optimal}), {one.expanded} expanded, "
+                  f"{one.generated} generated", flush=True)
+        for w in (1, 2):
+            cl, c = cluster(w)
+            c.run(lambda: dbs.get() and None)
+            t0 = time.perf_counter()
+            s = nd.solve(board, c, databases=dbs, goal=KORF24_GOAL,
+                         progress=lambda p: print("   ", p, flush=True))
+            print(f"round {r + 1}: split on {w} worker(s): {time.perf_counter() - t0:.1f} s, "
+                  f"length {s.length}, {s.expanded} expanded, {s.generated} generated",
+                  flush=True)
+            c.close()
+            cl.close()
+
+
+def overhead(a) -> None:
+    """Seconds a task costs on a LocalCluster of 2 workers: empty tasks, submitted at once."""
+    cl, c = cluster(2)
+    c.submit(int, 0).result()
+    for r in range(a.rounds):
+        t0 = time.perf_counter()
+        futs = c.map(lambda i: i, range(a.tasks), pure=False)
+        c.gather(futs)
+        took = time.perf_counter() - t0
+        print(f"round {r + 1}: {a.tasks} empty tasks in {took:.2f} s: {took / a.tasks * 1e3:.3f} ms a task")
+        del futs
+    c.close()
+    cl.close()
+
+
+def paper(a) -> None:
+    """All 50 of Korf & Felner's instances on a cluster, on paper: each instance's nodes
+    estimated as `ratio` x the Korf & Felner 6-6-6-6 + reflection count (the ratio measured
+    here on instances that fit a sitting), searched at `rate` expanded nodes a second per
+    worker thread with `efficiency`, plus the scheduler's cost per task (`task_ms`, tasks of
+    `task_seconds`) and `pass_seconds` of driver work per distributed pass (8 passes an
+    instance)."""
+    rows = [l.split() for l in Path(a.published).read_text().splitlines()
+            if l.strip() and l[0].isdigit()]
+    workers = a.machines * a.cores
+    total = 0.0
+    print(f"{workers} worker threads, {a.rate:.3g} nodes/s each, efficiency {a.efficiency}")
+    for r in rows:
+        nodes = a.ratio * int(r[2])
+        compute = nodes / (workers * a.rate * a.efficiency)
+        tasks = nodes / (a.rate * a.task_seconds)
+        sched = tasks * a.task_ms / 1000
+        t = max(compute, sched) + 8 * a.pass_seconds
+        total += t
+        print(f"  instance {r[0]:>2} ({r[1]} moves): {nodes:.3g} nodes, {t:8.1f} s"
+              f"{'  (scheduler-bound)' if sched > compute else ''}")
+    print(f"all 50 one after another: {total:.0f} s = {total / 60:.1f} min = {total / 3600:.2f} h")
+
+
+if __name__ == "__main__":
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = p.add_subparsers(dest="what", required=True)
+    b = sub.add_parser("batch")
+    b.add_argument("--pdb-dir", required=True)
+    b.add_argument("--partition", default="5-5-5")
+    b.add_argument("--count", type=int, default=400)
+    b.add_argument("--seed", type=int, default=1)
+    b.add_argument("--rounds", type=int, default=2)
+    s = sub.add_parser("split")
+    s.add_argument("--pdb-dir", required=True)
+    s.add_argument("--id", type=int, default=1)
+    s.add_argument("--rounds", type=int, default=1)
+    s.add_argument("--skip-one", action="store_true")
+    s.add_argument("--instances", default=str(Path(__file__).resolve().parent.parent / "testdata" / "korf24_50.txt"))
+    o = sub.add_parser("overhead")
+    o.add_argument("--tasks", type=int, default=5000)
+    o.add_argument("--rounds", type=int, default=3)
+    q = sub.add_parser("paper")
+    q.add_argument("--rate", type=float, required=True, help="expanded nodes/s a worker thread")
+    q.add_argument("--ratio", type=float, required=True, help="our nodes / Korf & Felner's")
+    q.add_argument("--efficiency", type=float, default=0.95)
+    q.add_argument("--machines", type=int, default=100)
+    q.add_argument("--cores", type=int, default=32)
+    q.add_argument("--task-ms", type=float, default=1.0)
+    q.add_argument("--task-seconds", type=float, default=10.0)
+    q.add_argument("--pass-seconds", type=float, default=1.0)
+    q.add_argument("--published", default=str(Path(__file__).resolve().parent.parent / "testdata" / "korf24_published_nodes.txt"))
+    a = p.parse_args()
+    {"batch": batch, "split": split, "overhead": overhead, "paper": paper}[a.what](a)
