@@ -43,6 +43,35 @@ pub enum Method {
 
 const KORF100: &str = include_str!("../../../../testdata/korf100.txt");
 const KORF24: &str = include_str!("../../../../testdata/korf24_50.txt");
+const KORF24_PUBLISHED: &str = include_str!("../../../../testdata/korf24_published_nodes.txt");
+
+/// The published node counts for Korf & Felner's 24-puzzle instances (sources in the
+/// file's header): the column names, and per instance id its counts in that order.
+struct Published {
+    columns: Vec<String>,
+    nodes: std::collections::HashMap<u32, Vec<u64>>,
+}
+
+impl Published {
+    fn parse(text: &str) -> Published {
+        let mut columns = Vec::new();
+        let mut nodes = std::collections::HashMap::new();
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            if words.first() == Some(&"id") {
+                // id, optimal, then one column per heuristic.
+                columns = words.iter().skip(2).map(|w| w.to_string()).collect();
+            } else if let Some(Ok(id)) = words.first().map(|w| w.parse::<u32>()) {
+                let counts: Option<Vec<u64>> =
+                    words.iter().skip(2).map(|w| w.parse().ok()).collect();
+                if let Some(c) = counts.filter(|c| c.len() == columns.len()) {
+                    nodes.insert(id, c);
+                }
+            }
+        }
+        Published { columns, nodes }
+    }
+}
 
 /// Solve a set of instances with IDA* and pattern databases, checking each length
 /// against the optimum given in the file.
@@ -287,6 +316,11 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         (0u64, Duration::ZERO, 0u64, 0usize);
     let (mut total_ref, mut max_time) = (0u64, Duration::ZERO);
     let mut ratios: Vec<f64> = Vec::new();
+    // Korf & Felner's set with exact search: the published node counts beside ours.
+    let published = (args.set == Some(Set::Korf24) && !fast && args.weight.is_none())
+        .then(|| Published::parse(KORF24_PUBLISHED));
+    let mut published_total = vec![0u64; published.as_ref().map_or(0, |p| p.columns.len())];
+    let (mut generated_published, mut expanded_published) = (0u64, 0u64);
     let wall = Instant::now();
     let core = Core::new(npuzzle::request::Sources::default());
     // Takes the next unsolved instance and solves it; false when none is left.
@@ -380,15 +414,50 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                     total_ref += reference as u64;
                     max_time = max_time.max(s.stats.elapsed);
                     solved += 1;
+                    // The published counts for this instance, next to ours.
+                    let theirs = published.as_ref().and_then(|p| p.nodes.get(&inst.id));
+                    if let Some(t) = theirs {
+                        for (k, &n) in t.iter().enumerate() {
+                            published_total[k] += n;
+                        }
+                        generated_published += s.stats.generated;
+                        expanded_published += s.stats.expanded;
+                    }
                     if args.json {
-                        let v = json!({
+                        let mut v = json!({
                             "id": inst.id, "length": len, "optimal": inst.optimal,
                             "manhattan": inst.optimal.is_none().then_some(reference),
                             "ratio": ratio, "ok": ok,
                             "expanded": s.stats.expanded, "generated": s.stats.generated,
                             "seconds": s.stats.elapsed.as_secs_f64(), "threads": per_search,
                         });
+                        if let (Some(t), Some(p)) = (theirs, &published) {
+                            v["published"] = p
+                                .columns
+                                .iter()
+                                .zip(t)
+                                .map(|(c, &n)| (c.clone(), json!(n)))
+                                .collect::<serde_json::Map<_, _>>()
+                                .into();
+                        }
                         writeln!(out, "{v}")?;
+                    } else if let (Some(t), Some(p)) = (theirs, &published) {
+                        writeln!(
+                            out,
+                            "{:>4}  {:>4} moves  {kind} {:>4}  x{ratio:.3}{}  {:>14} expanded  {:>14} generated  {:>9.4} s",
+                            inst.id,
+                            len,
+                            reference,
+                            if ok { "  ok" } else { "  WRONG" },
+                            s.stats.expanded,
+                            s.stats.generated,
+                            s.stats.elapsed.as_secs_f64()
+                        )?;
+                        writeln!(
+                            out,
+                            "      published: {}",
+                            versus(&p.columns, t, s.stats.generated)
+                        )?;
                     } else {
                         writeln!(
                             out,
@@ -433,7 +502,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     };
     let spread = [at(0.0), at(0.1), at(0.5), at(0.9), at(1.0)];
     if args.json {
-        let v = json!({
+        let mut v = json!({
             "instances": instances.len(), "solved": solved, "total_length": total_len,
             "total_reference": total_ref,
             "ratio": total_len as f64 / total_ref.max(1) as f64,
@@ -443,6 +512,17 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             "max_seconds": max_time.as_secs_f64(),
             "wall_seconds": wall.as_secs_f64(), "threads": threads,
         });
+        if let Some(p) = published.as_ref().filter(|_| generated_published > 0) {
+            v["total_generated_with_published"] = json!(generated_published);
+            v["total_expanded_with_published"] = json!(expanded_published);
+            v["published_totals"] = p
+                .columns
+                .iter()
+                .zip(&published_total)
+                .map(|(c, &n)| (c.clone(), json!(n)))
+                .collect::<serde_json::Map<_, _>>()
+                .into();
+        }
         writeln!(out, "{v}")?;
     } else {
         let against = if instances.iter().all(|i| i.optimal.is_some()) {
@@ -469,8 +549,28 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                 spread[0], spread[1], spread[2], spread[3], spread[4]
             )?;
         }
+        if let Some(p) = published.as_ref().filter(|_| generated_published > 0) {
+            writeln!(
+                out,
+                "published, the same instances: {} generated, {} expanded here; {}",
+                generated_published,
+                expanded_published,
+                versus(&p.columns, &published_total, generated_published)
+            )?;
+        }
     }
     Ok(code)
+}
+
+/// Each published count and the ratio of ours (generated) to it: `korf 2031102635
+/// (x1.63)`.
+fn versus(columns: &[String], theirs: &[u64], ours: u64) -> String {
+    columns
+        .iter()
+        .zip(theirs)
+        .map(|(c, &n)| format!("{c} {n} (x{:.2})", ours as f64 / n.max(1) as f64))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 type Slot = Mutex<Option<Result<npuzzle::Solution, SearchError>>>;
@@ -526,4 +626,36 @@ fn solve_one(
     });
     *results[i].lock().expect("no panics while held") = Some(r);
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_published_counts_parse_for_every_instance() {
+        let p = Published::parse(KORF24_PUBLISHED);
+        assert_eq!(
+            p.columns,
+            ["korf", "6666", "888", "987", "996", "maxof", "improved", "small"]
+        );
+        let (instances, errors) = parse_set(KORF24);
+        assert!(errors.is_empty(), "{errors:?}");
+        for i in &instances {
+            assert_eq!(
+                p.nodes.get(&i.id).map(Vec::len),
+                Some(8),
+                "instance {}",
+                i.id
+            );
+        }
+        assert_eq!(p.nodes.len(), 50);
+        // Instance 1: Korf & Felner's count, and the small catalogue's.
+        assert_eq!(p.nodes[&1][0], 2_031_102_635);
+        assert_eq!(p.nodes[&1][7], 117_467_064);
+        assert_eq!(
+            versus(&p.columns[..2], &p.nodes[&1][..2], 2_031_102_635),
+            "korf 2031102635 (x1.00), 6666 1059622872 (x1.92)"
+        );
+    }
 }

@@ -15,6 +15,9 @@ use crate::solution::{Solution, Stats};
 /// What undoing a move needs: each side's old index and entry.
 type Undo = [(u64, u32); 2];
 
+/// One move walked down to a root: the tile, the cells it left and entered, and its undo.
+type Step = (u8, usize, usize, Undo);
+
 struct Ida<'a> {
     h: &'a PdbHeuristic,
     mt: &'a MoveTable,
@@ -149,6 +152,33 @@ impl<'a> Ida<'a> {
                 side.sum = side.sum + undo[s].1 - side.val[d];
                 side.val[d] = undo[s].1;
             }
+        }
+    }
+
+    /// Walks the moves of `path` from the start (blank at `blank`), keeping in `undo`
+    /// what [`climb`](Self::climb) needs to come back; the path becomes the search's path
+    /// and the blank's cell is returned. The path must be legal.
+    fn descend(&mut self, mut blank: usize, path: &[Direction], undo: &mut Vec<Step>) -> usize {
+        undo.clear();
+        for &d in path {
+            let from = self.mt.mover(blank, d).expect("paths are checked legal");
+            let tile = self.cells[from];
+            self.cells[blank] = tile;
+            self.cells[from] = 0;
+            undo.push((tile, blank, from, self.shift(tile, blank)));
+            blank = from;
+        }
+        self.path.clear();
+        self.path.extend_from_slice(path);
+        blank
+    }
+
+    /// Undoes [`descend`](Self::descend): back at the start.
+    fn climb(&mut self, undo: &[Step]) {
+        for &(tile, to, from, old) in undo.iter().rev() {
+            self.unshift(tile, from, old);
+            self.cells[from] = tile;
+            self.cells[to] = 0;
         }
     }
 
@@ -409,7 +439,7 @@ impl<'a> Parallel<'a> {
     /// A pass shared out: the tree expanded a few levels into a frontier of at least 64
     /// nodes per thread, which the threads then take one by one.
     fn split_pass(&mut self, bound: u32) -> Pass {
-        let (mt, start, watch) = (self.mt, self.start, self.watch);
+        let (start, watch) = (self.start, self.watch);
         // The frontier: the nodes a few levels down, pruned by the bound; as many levels
         // as it takes to give every thread 64 nodes.
         let mut frontier = Vec::new();
@@ -462,18 +492,7 @@ impl<'a> Parallel<'a> {
                                 return (ida.stats, nb, false);
                             }
                             let node = &frontier[i];
-                            let mut blank = start.blank();
-                            undo.clear();
-                            for &d in &node.path {
-                                let from = mt.mover(blank, d).expect("frontier paths are legal");
-                                let tile = ida.cells[from];
-                                ida.cells[blank] = tile;
-                                ida.cells[from] = 0;
-                                undo.push((tile, blank, from, ida.shift(tile, blank)));
-                                blank = from;
-                            }
-                            ida.path.clear();
-                            ida.path.extend_from_slice(&node.path);
+                            let blank = ida.descend(start.blank(), &node.path, &mut undo);
                             ida.b.start(bound);
                             let hit =
                                 ida.dfs(blank, node.path.len() as u32, node.path.last().copied());
@@ -495,11 +514,7 @@ impl<'a> Parallel<'a> {
                                 let by_clock = !aborts[t].load(Ordering::SeqCst);
                                 return (ida.stats, nb, by_clock);
                             }
-                            for &(tile, to, from, old) in undo.iter().rev() {
-                                ida.unshift(tile, from, old);
-                                ida.cells[from] = tile;
-                                ida.cells[to] = 0;
-                            }
+                            ida.climb(&undo);
                         }
                     })
                 })
@@ -836,18 +851,7 @@ pub fn pass_subtrees(
         if watch.expired() {
             return Err(watch.timeout("idastar", bound, ida.stats.expanded));
         }
-        let mut blank = start.blank();
-        undo.clear();
-        for &d in path {
-            let from = mt.mover(blank, d).expect("paths checked above");
-            let tile = ida.cells[from];
-            ida.cells[blank] = tile;
-            ida.cells[from] = 0;
-            undo.push((tile, blank, from, ida.shift(tile, blank)));
-            blank = from;
-        }
-        ida.path.clear();
-        ida.path.extend_from_slice(path);
+        let blank = ida.descend(start.blank(), path, &mut undo);
         ida.b.start(bound);
         let hit = ida.dfs(blank, path.len() as u32, path.last().copied());
         next = next.min(ida.b.next);
@@ -861,11 +865,7 @@ pub fn pass_subtrees(
         if ida.b.stopped {
             return Err(watch.timeout("idastar", bound, ida.stats.expanded));
         }
-        for &(tile, to, from, old) in undo.iter().rev() {
-            ida.unshift(tile, from, old);
-            ida.cells[from] = tile;
-            ida.cells[to] = 0;
-        }
+        ida.climb(&undo);
     }
     Ok(SubtreePass {
         found: None,
