@@ -273,3 +273,11 @@ def test_the_command_writes_what_the_cli_writes(pdb_dir):
     assert missing.returncode == 2 and "none" in missing.stderr
     neg = command("--task-seconds", "-1", stdin=four)
     assert neg.returncode == 2 and "--task-seconds" in neg.stderr
+
+
+def test_without_dask_the_error_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    with pytest.raises(ImportError, match=r"pip install 'npuzzle\[dask\]'"):
+        nd.solve_many(["8 1 3/4 0 2/7 6 5"])
+    with pytest.raises(ImportError, match="distributed is missing"):
+        nd.distances(np.zeros((1, 9), dtype=np.uint8), "3x3")

@@ -58,6 +58,18 @@ __all__ = [
     "solve_many",
 ]
 
+def _need_dask() -> None:
+    """ImportError with the way out when Dask is missing."""
+    try:
+        import dask.array  # noqa: F401
+        import distributed  # noqa: F401
+    except ImportError as e:
+        raise ImportError(
+            f"npuzzle.dask needs Dask ({e.name} is missing): pip install 'npuzzle[dask]' "
+            "(or dask[array,distributed])"
+        ) from e
+
+
 # ---------------------------------------------------------------------------------------
 # Databases, loaded once per worker process
 
@@ -124,6 +136,7 @@ def _pdbs(databases: Optional[Databases]) -> Optional[PatternDatabases]:
 @contextlib.contextmanager
 def _client(client: Any) -> Iterator[Any]:
     """``client``, the current client, or a LocalCluster on 127.0.0.1 for the call."""
+    _need_dask()
     if client is not None:
         yield client
         return
@@ -287,6 +300,7 @@ def solve_many(
     answers: List[Any] = [None] * n
     if n == 0:
         return []
+    _need_dask()
     from distributed import as_completed
 
     bar = _Progress(progress, n, "solve")
@@ -350,6 +364,7 @@ def _block(fn: str, size: str, goal: Any, databases: Optional[Databases], extra:
 
 
 def _map_boards(boards: Any, fn: str, size: str, goal: Any, databases: Any, extra: tuple):
+    _need_dask()
     import dask.array as da
 
     from ._core import parse_board
@@ -498,6 +513,7 @@ def solve(
     ``progress`` is called after each pass with a dict (algorithm, bound proven, expanded,
     seconds, tasks); ``time_limit`` (seconds) raises TimeoutError with the bound proven.
     """
+    _need_dask()
     tiles, sz = _core.parse_board(board, size)
     text = _core.format_board(tiles, sz)
     goal_text = None if goal is None else _core.format_board(_core.parse_board(goal, sz)[0], sz)
@@ -735,7 +751,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         p.error(f"--workers: expected at least 1, found {a.workers}")
 
     try:
+        _need_dask()
         return _command(p, a)
+    except ImportError as e:
+        print(f"npuzzle: {e}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("npuzzle: interrupted", file=sys.stderr)
         return 3
