@@ -18,13 +18,4 @@ fi
 cargo build --locked -q -p npuzzle-cli
 echo "py: building the package (maturin develop --release)"
 (cd "$here" && VIRTUAL_ENV="$venv" PATH="$venv/bin:$PATH" maturin develop --release -q)
-# The cluster tests run in a pytest process of their own: Dask leaves threads and event
-# loops behind in the process that ran a cluster, and the Ctrl-C test needs a process whose
-# signals are its own.
-export NPUZZLE_BIN="$target/debug/npuzzle"
-run() {
-  # Exit status 5: pytest's "no tests collected" (a -k that picks none of this run's).
-  "$venv/bin/python" -m pytest -q "$@" || { s=$?; [ "$s" -eq 5 ] || exit "$s"; }
-}
-run "$here/tests" --ignore "$here/tests/test_dask.py" "$@"
-run "$here/tests/test_dask.py" "$@"
+NPUZZLE_BIN="$target/debug/npuzzle" "$venv/bin/python" -m pytest -q "$here/tests" "$@"
