@@ -47,7 +47,8 @@ fn beams_of_any_width_reach_the_goal_on_every_shape() {
     let mut rng = Rng::new(41);
     let shapes = [
         "2x2", "2x3", "3x2", "3x3", "2x8", "8x2", "4x4", "5x3", "6x6", "7x5", "16x2", "2x16",
-        "9x9", "16x16",
+        // Ls (a row and a column in one beam) on square and oblong regions.
+        "7x7", "7x10", "10x8", "9x9", "16x16",
     ];
     for shape in shapes {
         let size: Size = shape.parse().unwrap();

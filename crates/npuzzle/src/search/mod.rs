@@ -34,6 +34,7 @@ use std::str::FromStr;
 pub use astar::{astar, astar_weighted};
 pub use beam::{
     anytime, beam, AnytimeAnswer, ANYTIME_MAX_WIDTH, ANYTIME_SECONDS, STAGED_LAST_SIDE,
+    STAGED_L_SIDE,
 };
 pub use bfs::bfs;
 pub use bidir_bfs::bibfs;
