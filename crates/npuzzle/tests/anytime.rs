@@ -107,6 +107,11 @@ fn anytime_on_big_boards_reaches_the_goal_with_a_sound_bound() {
             "{shape}"
         );
         assert!(!a.proven || a.solution.len() == a.lower_bound as usize);
+        // The work is counted: the opening IDA*'s nodes, and the beams' positions and
+        // children when a beam ran to its end.
+        let st = a.solution.stats;
+        assert!(st.expanded > 0, "{shape}");
+        assert!(a.width == 0 || st.generated > 0, "{shape}: {st:?}");
         // Boards a few moves from the goal are proven at once, on every size.
         let (near, _) = walk(&goal, 12, &mut rng);
         let a = anytime(&near, &goal, 2, &within(2000)).unwrap();

@@ -61,6 +61,28 @@ pub(crate) enum BeamEnd {
 /// goal by itself (its positions circle a local minimum of the estimate).
 pub(crate) const STALL_LAYERS: usize = 64;
 
+/// Positions the beams expanded and children they generated, summed over every beam of a
+/// run (shared by the threads of a layer).
+#[derive(Default)]
+pub(crate) struct NodeCount {
+    expanded: std::sync::atomic::AtomicU64,
+    generated: std::sync::atomic::AtomicU64,
+}
+
+impl NodeCount {
+    fn add(&self, expanded: u64, generated: u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.expanded.fetch_add(expanded, Relaxed);
+        self.generated.fetch_add(generated, Relaxed);
+    }
+
+    /// (expanded, generated) so far.
+    pub(crate) fn get(&self) -> (u64, u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        (self.expanded.load(Relaxed), self.generated.load(Relaxed))
+    }
+}
+
 /// What a beam aims at, and the facts its inner loop reads.
 pub(crate) struct BeamSetup {
     n: usize,
@@ -270,6 +292,7 @@ pub(crate) fn beam_run(
     cap: Option<usize>,
     threads: usize,
     watch: &Watch,
+    nodes: &NodeCount,
 ) -> Result<BeamEnd, SearchError> {
     let n = setup.n;
     // (At most 2^29 positions a layer: the way back packs an index in 30 bits.)
@@ -327,7 +350,9 @@ pub(crate) fn beam_run(
         let expand = |ci: usize| {
             let mut out = Vec::with_capacity(chunk * 3);
             let mut cells = vec![0u8; n];
-            for i in ci * chunk..((ci + 1) * chunk).min(count) {
+            let (lo, hi) = (ci * chunk, ((ci + 1) * chunk).min(count));
+            let mut generated = 0u64;
+            for i in lo..hi {
                 let before = &layer_ref.cells[i * n..(i + 1) * n];
                 cells.copy_from_slice(before);
                 let b = layer_ref.blank[i] as usize;
@@ -339,6 +364,7 @@ pub(crate) fn beam_run(
                     let Some(to) = setup.target(b, d as usize) else {
                         continue;
                     };
+                    generated += 1;
                     let tile = cells[to];
                     cells[b] = tile;
                     cells[to] = 0;
@@ -378,6 +404,7 @@ pub(crate) fn beam_run(
                     });
                 }
             }
+            nodes.add((hi - lo) as u64, generated);
             *parts[ci].lock().unwrap_or_else(|e| e.into_inner()) = out;
         };
         // Small layers are not worth a thread.
@@ -503,6 +530,7 @@ pub const STAGED_L_SIDE: usize = 10;
 /// kept still; then one beam over the last region. A beam that stalls is finished by
 /// IDA* or the fast solver. `None` if `cap` (a known answer's length) was reached first;
 /// a time-limit error if the clock ran out.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn staged(
     start: &Board,
     goal: &Board,
@@ -511,6 +539,7 @@ pub(crate) fn staged(
     threads: usize,
     watch: &Watch,
     limits: &Limits,
+    nodes: &NodeCount,
 ) -> Result<Option<Vec<Direction>>, SearchError> {
     let size = start.size();
     let (w, h, n) = (size.width(), size.height(), size.cells());
@@ -560,7 +589,7 @@ pub(crate) fn staged(
         let setup = BeamSetup::new(&g, tracked, free.clone(), focus);
         let left = cap.map(|c| c.saturating_sub(moves.len() + back.len()));
         let stall = |m: Vec<Direction>| -> Result<Vec<Direction>, Vec<Direction>> { Err(m) };
-        let part = match beam_run(&setup, &board, width, left, threads, watch)? {
+        let part = match beam_run(&setup, &board, width, left, threads, watch, nodes)? {
             BeamEnd::Found(m) => Ok(m),
             BeamEnd::Exhausted if left.is_some() => return Ok(None),
             BeamEnd::Stopped => {
@@ -641,8 +670,17 @@ pub fn beam(
     if crate::parity::precheck(start, goal)? {
         return Ok(vec![]);
     }
-    Ok(staged(start, goal, width, None, threads, &watch, limits)?
-        .expect("no cap: the beam always answers"))
+    Ok(staged(
+        start,
+        goal,
+        width,
+        None,
+        threads,
+        &watch,
+        limits,
+        &NodeCount::default(),
+    )?
+    .expect("no cap: the beam always answers"))
 }
 
 /// What [`anytime`] answers.
@@ -715,11 +753,15 @@ pub fn anytime(
         ..limits.clone()
     };
     let watch = Watch::new(&limits);
+    // Nodes: the opening IDA*'s, then every beam's positions and children.
+    let nodes = NodeCount::default();
     let answer = |moves: Vec<Direction>, lower_bound, proven, width| AnytimeAnswer {
         solution: crate::solution::Solution {
             moves,
             stats: crate::solution::Stats {
                 elapsed: watch.elapsed(),
+                expanded: nodes.get().0,
+                generated: nodes.get().1,
                 ..Default::default()
             },
         },
@@ -750,10 +792,19 @@ pub fn anytime(
     );
     match super::idastar(start, goal, HeuristicKind::LinearConflict, &quick) {
         Ok(s) => {
+            nodes.add(s.stats.expanded, s.stats.generated);
             let len = s.len() as u32;
             return Ok(answer(s.moves, len, true, 0));
         }
-        Err(SearchError::TimeLimit { lower_bound: l, .. }) => lower_bound = lower_bound.max(l),
+        Err(SearchError::TimeLimit {
+            lower_bound: l,
+            expanded,
+            ..
+        }) => {
+            // (A stopped search tells its expanded nodes only.)
+            nodes.add(expanded, 0);
+            lower_bound = lower_bound.max(l)
+        }
         Err(e) => return Err(e),
     }
     // Cancelled before any answer: said so, not answered.
@@ -762,12 +813,17 @@ pub fn anytime(
         .as_ref()
         .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
     {
-        return Err(watch.timeout("anytime", lower_bound, 0));
+        return Err(watch.timeout("anytime", lower_bound, nodes.get().0));
     }
     // An answer at once, whatever the clock says (milliseconds even on 16x16).
     let mut best = super::fast(start, goal, &unbounded(&limits))?.moves;
     let mut width_done = 0;
-    watch.report_best("fast", Some(lower_bound), 0, Some(best.len() as u32));
+    watch.report_best(
+        "fast",
+        Some(lower_bound),
+        nodes.get().0,
+        Some(best.len() as u32),
+    );
     // Memory per beam position: the way back per layer (a generous layer count: three
     // times the estimate), two layers' cells, three candidates.
     let per = 4 * 3 * lower_bound.max(8) as u64
@@ -786,13 +842,14 @@ pub fn anytime(
             threads,
             &watch,
             &quiet,
+            &nodes,
         ) {
             Ok(Some(m)) => {
                 best = m;
                 watch.report_best(
                     "beam",
                     Some(lower_bound),
-                    width as u64,
+                    nodes.get().0,
                     Some(best.len() as u32),
                 );
                 width_done = width;
@@ -830,7 +887,12 @@ pub fn anytime(
         if let Ok(m) = super::optimize::optimize_within(start, &best, window, &polish) {
             if m.len() < best.len() {
                 best = m;
-                watch.report_best("optimize", Some(lower_bound), 0, Some(best.len() as u32));
+                watch.report_best(
+                    "optimize",
+                    Some(lower_bound),
+                    nodes.get().0,
+                    Some(best.len() as u32),
+                );
             }
         }
     }
