@@ -27,6 +27,7 @@ impl PatternDatabases {
     ) -> PyResult<PatternDatabases> {
         let g = goal_arg(goal, parse_size(size)?)?;
         let parts = partition_arg(&g, partition)?;
+        let directory = directory.map(home);
         let dbs = py.detach(|| -> Result<Vec<PatternDb>, String> {
             let mut dbs = Vec::new();
             for tiles in &parts {
@@ -49,7 +50,8 @@ impl PatternDatabases {
     }
 
     /// Loads the databases of `partition` for `goal` from `directory` (as the CLI or
-    /// `build` saved them); ValueError names a missing or unsound file. `load`: "map"
+    /// `build` saved them; a leading `~` is the home folder); ValueError names a missing or
+    /// unsound file. `load`: "map"
     /// (memory-mapped: processes on one machine share one copy), "read" (a copy of its
     /// own, fastest to search) or "auto" (read past 16 cells, else mapped).
     #[staticmethod]
@@ -64,6 +66,7 @@ impl PatternDatabases {
         let how = load
             .parse::<Load>()
             .map_err(|e| value_error(format!("load: {e}")))?;
+        let directory = home(directory);
         let g = goal_arg(goal, parse_size(size)?)?;
         let mut dbs = Vec::new();
         for tiles in partition_arg(&g, partition)? {
@@ -104,6 +107,14 @@ impl PatternDatabases {
             self.spec,
             self.goal()
         )
+    }
+}
+
+/// `dir` with a leading `~` turned into the home folder, as a shell would.
+fn home(dir: PathBuf) -> PathBuf {
+    match (dir.strip_prefix("~"), std::env::var_os("HOME")) {
+        (Ok(rest), Some(h)) => PathBuf::from(h).join(rest),
+        _ => dir,
     }
 }
 

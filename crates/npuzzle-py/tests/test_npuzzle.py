@@ -140,7 +140,22 @@ def test_pattern_databases_built_saved_loaded_and_searched(tmp_path, oracle):
     assert len(list(tmp_path.glob("*.npz"))) == 3
     assert len(list(tmp_path.glob("*.npz.checked"))) == 3
     again = npuzzle.PatternDatabases.load(tmp_path, "4x4", "5-5-5")
+    # A leading ~ is the home folder, as the README's examples write it; "map" and "read"
+    # load the same entries.
+    home = os.environ.get("HOME")
+    try:
+        os.environ["HOME"] = str(tmp_path.parent)
+        tilde = npuzzle.PatternDatabases.load(f"~/{tmp_path.name}", "4x4", "5-5-5", load="map")
+    finally:
+        if home is None:
+            del os.environ["HOME"]
+        else:
+            os.environ["HOME"] = home
+    read = npuzzle.PatternDatabases.load(tmp_path, "4x4", "5-5-5", load="read")
+    with pytest.raises(ValueError, match="load: "):
+        npuzzle.PatternDatabases.load(tmp_path, "4x4", "5-5-5", load="copy")
     boards = npuzzle.scrambles("4x4", 12, seed=21)
+    assert all(tilde.estimate(b) == read.estimate(b) == again.estimate(b) for b in boards)
     est = npuzzle.estimates(boards, "4x4", "pdb", pdbs=pdbs)
     assert (est == npuzzle.estimates(boards, "4x4", "pdb", pdbs=again)).all()
     assert est[0] == again.estimate(boards[0])
