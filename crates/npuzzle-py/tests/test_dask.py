@@ -204,6 +204,15 @@ def test_one_board_split_over_the_cluster_is_optimal(client, pdb_dir):
     assert bad.solvable is False
     with pytest.raises(ValueError, match="databases"):
         nd.solve("8 1 3/4 0 2/7 6 5", client, databases=dbs)
+    # Limits at their extremes are refused with the keyword named.
+    for bad in ({"tasks_per_thread": 0}, {"task_seconds": 0}, {"local_seconds": -1},
+                {"time_limit": 0}, {"task_seconds": float("nan")}):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            nd.solve(korf1, client, databases=korf, goal=KORF_GOAL, **bad)
+    # The fewest tasks (one a worker thread) and the shortest ones still answer.
+    s = nd.solve(korf1, client, databases=korf, goal=KORF_GOAL, local_seconds=0,
+                 task_seconds=1e-9, tasks_per_thread=1)
+    assert s.length == 57
 
 
 def test_a_missing_database_is_named(client, tmp_path):

@@ -514,6 +514,14 @@ def solve(
     seconds, tasks); ``time_limit`` (seconds) raises TimeoutError with the bound proven.
     """
     _need_dask()
+    if not isinstance(tasks_per_thread, int) or tasks_per_thread < 1:
+        raise ValueError(f"tasks_per_thread: expected at least 1, found {tasks_per_thread!r}")
+    if not (task_seconds > 0 and math.isfinite(task_seconds)):
+        raise ValueError(f"task_seconds: expected a positive number, found {task_seconds!r}")
+    if not (local_seconds >= 0 and math.isfinite(local_seconds)):
+        raise ValueError(f"local_seconds: expected 0 or more seconds, found {local_seconds!r}")
+    if time_limit is not None and not (time_limit > 0 and math.isfinite(time_limit)):
+        raise ValueError(f"time_limit: expected a positive number of seconds, found {time_limit!r}")
     tiles, sz = _core.parse_board(board, size)
     text = _core.format_board(tiles, sz)
     goal_text = None if goal is None else _core.format_board(_core.parse_board(goal, sz)[0], sz)
