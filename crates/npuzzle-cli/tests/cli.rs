@@ -1391,20 +1391,31 @@ fn auto_answers_a_24_puzzle_within_its_time_limit_with_the_bound_proven() {
     let o = npuzzle(&["scramble", "--size", "5x5", "--seed", "3"], "");
     let board = text(&o.stdout).trim().to_string();
     // No databases cached: none is built (each 5x5 one takes minutes); the exact search
-    // runs until the time limit, then the fast solver answers with the bound it proved.
-    let o = npuzzle(&["solve", "--json", "--time-limit", "0.3", &board], "");
+    // runs for half the time limit, then beams answer in the other half with the bound it
+    // proved, far shorter than the fast solver's answer.
+    let o = npuzzle(&["solve", "--json", "--time-limit", "0.6", &board], "");
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     let v: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
     assert_eq!(
         (v["optimal"].as_bool(), v["algorithm"].as_str()),
-        (Some(false), Some("fast"))
+        (Some(false), Some("anytime"))
     );
     let bound = v["lower_bound"].as_u64().unwrap();
-    assert!(bound > 0 && bound <= v["length"].as_u64().unwrap());
+    let len = v["length"].as_u64().unwrap();
+    assert!(bound > 0 && bound <= len);
+    assert!(v["expanded"].as_u64().unwrap() > 0);
     assert!(
-        text(&o.stderr).contains("the exact search stopped after"),
+        text(&o.stderr).contains("the exact search stopped after")
+            && text(&o.stderr).contains("answered by beams"),
         "{}",
         text(&o.stderr)
+    );
+    let fast = npuzzle(&["solve", "--json", "--algo", "fast", &board], "");
+    let f: serde_json::Value = serde_json::from_str(text(&fast.stdout).trim()).unwrap();
+    assert!(
+        len <= f["length"].as_u64().unwrap(),
+        "beams {len}, fast {}",
+        f["length"]
     );
     let o2 = npuzzle(&["verify", &board, v["moves"].as_str().unwrap()], "");
     assert_eq!(o2.status.code(), Some(0));

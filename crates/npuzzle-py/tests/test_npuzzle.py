@@ -77,8 +77,9 @@ def test_solve_matches_the_cli():
 
 def test_anytime_and_weighted_answers():
     b = npuzzle.scramble("5x5", seed=3)
-    s = npuzzle.solve(b, time_limit=0.05)
-    assert s.optimal is False and s.algorithm == "fast"
+    # No databases given: the exact search has half the time, beams the rest.
+    s = npuzzle.solve(b, time_limit=0.2)
+    assert s.optimal is False and s.algorithm == "anytime"
     assert 0 < s.lower_bound <= s.length and npuzzle.verify(b, s.moves)
     with pytest.raises(TimeoutError, match="stopped"):
         npuzzle.solve(b, algorithm="idastar", time_limit=0.05)

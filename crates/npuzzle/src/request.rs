@@ -88,7 +88,8 @@ pub const AUTO_BUILD_SECONDS: f64 = 60.0;
 
 /// The exact search's time when `auto` was given none on a board of more than 16 cells
 /// (and exact answers were not required): after it the fast solver answers, with the
-/// bound proven.
+/// bound proven. (On 16 to 25 cells with no databases at hand, the exact search gets
+/// half of the time, and the anytime solver's beams answer in the other half.)
 pub const AUTO_EXACT_SECONDS: u64 = 10;
 
 /// One solve: everything that says how a board is to be answered.
@@ -838,6 +839,7 @@ impl Core {
                 None
             };
         let limits = self.exact_limits(request, cells, started);
+        let no_pdb = pdb.is_none();
         if let Some((spec, h)) = pdb
             .as_ref()
             .filter(|_| request.algorithm != Algorithm::Fast)
@@ -899,6 +901,63 @@ impl Core {
                 r.algorithm = "anytime";
             }
             return Ok(done(r, a.solution, notes));
+        }
+        // Auto on 16 to 25 cells with no databases at hand (none cached, none built in the
+        // time): the exact search gets half the time, and if it runs out, beams answer in
+        // the other half (far shorter than the fast solver's answer), with the bound the
+        // exact search proved.
+        let beams_after = auto_pdbs && no_pdb && !request.exact && request.metric == Metric::Stm;
+        if beams_after {
+            let total = limits.time_limit;
+            let half = Limits {
+                time_limit: total.map(|t| t / 2),
+                ..limits.clone().into_owned()
+            };
+            let (result, algo) = self.search(board, &goal, request, h, &half, &mut notes);
+            let cancelled = request
+                .limits
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed));
+            if let Err(SearchError::TimeLimit {
+                lower_bound,
+                elapsed,
+                expanded,
+                ..
+            }) = &result
+            {
+                if !cancelled {
+                    let left = Limits {
+                        time_limit: total.map(|t| t.saturating_sub(started.elapsed())),
+                        ..request.limits.clone()
+                    };
+                    let mut a = search::anytime(board, &goal, request.threads, &left)?;
+                    a.solution.stats.expanded += expanded;
+                    a.solution.stats.elapsed = started.elapsed();
+                    notes.push(format!(
+                        "{board}: the exact search stopped after {:.1} s having proven \
+                         {lower_bound}; answered by beams (ask for exact answers to wait for \
+                         a proven one)",
+                        elapsed.as_secs_f64()
+                    ));
+                    let (algo, name) = if a.proven {
+                        (Algorithm::Idastar, HeuristicKind::LinearConflict.name())
+                    } else {
+                        (Algorithm::Fast, "linear-conflict beam")
+                    };
+                    let mut r = report(&a.solution, algo, Some(name), None)
+                        .with_lower_bound(a.lower_bound.max(*lower_bound));
+                    if !a.proven && r.optimal != Some(true) {
+                        r.algorithm = "anytime";
+                    }
+                    return Ok(done(r, a.solution, notes));
+                }
+            }
+            let name = algo.uses_heuristic().then_some(h.name());
+            let weight = request.weight;
+            return self.anytime(request, board, &goal, result, None, &half, notes, |sol| {
+                report(sol, algo, name, weight.filter(|_| algo != Algorithm::Fast))
+            });
         }
         // Distance tables, IDA*, the fast solver on big boards: per size.
         let (result, algo) = self.search(board, &goal, request, h, &limits, &mut notes);
