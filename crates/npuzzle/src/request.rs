@@ -931,7 +931,8 @@ impl Core {
                         time_limit: total.map(|t| t.saturating_sub(started.elapsed())),
                         ..request.limits.clone()
                     };
-                    let mut a = search::anytime(board, &goal, request.threads, &left)?;
+                    let mut a =
+                        search::anytime_above(board, &goal, request.threads, &left, *lower_bound)?;
                     a.solution.stats.expanded += expanded;
                     a.solution.stats.elapsed = started.elapsed();
                     notes.push(format!(
@@ -945,8 +946,8 @@ impl Core {
                     } else {
                         (Algorithm::Fast, "linear-conflict beam")
                     };
-                    let mut r = report(&a.solution, algo, Some(name), None)
-                        .with_lower_bound(a.lower_bound.max(*lower_bound));
+                    let mut r =
+                        report(&a.solution, algo, Some(name), None).with_lower_bound(a.lower_bound);
                     if !a.proven && r.optimal != Some(true) {
                         r.algorithm = "anytime";
                     }

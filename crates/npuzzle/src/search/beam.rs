@@ -742,6 +742,19 @@ pub fn anytime(
     threads: usize,
     limits: &Limits,
 ) -> Result<AnytimeAnswer, SearchError> {
+    anytime_above(start, goal, threads, limits, 0)
+}
+
+/// [`anytime`] for a board already proven to need at least `proven` moves (by an exact
+/// search that ran out of time): its answer's bound and the bounds its progress reports
+/// are never below that.
+pub(crate) fn anytime_above(
+    start: &Board,
+    goal: &Board,
+    threads: usize,
+    limits: &Limits,
+    proven: u32,
+) -> Result<AnytimeAnswer, SearchError> {
     use std::time::{Duration, Instant};
     // A margin of 6% (at most 0.3 s) for what cannot stop at once: the layer or window
     // under way, the answer's assembly.
@@ -789,7 +802,8 @@ pub fn anytime(
     let mut lower_bound = crate::heuristic::Heuristic::estimate(
         &crate::heuristic::LinearConflict::new(goal),
         start.cells(),
-    );
+    )
+    .max(proven);
     match super::idastar(start, goal, HeuristicKind::LinearConflict, &quick) {
         Ok(s) => {
             nodes.add(s.stats.expanded, s.stats.generated);
@@ -938,5 +952,32 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A bound proven before the anytime solver starts is kept: the answer's bound is never
+    /// below it, and an answer that meets it is proven.
+    #[test]
+    fn a_bound_proven_before_is_kept() {
+        let goal = Board::solved("5x5".parse().unwrap());
+        let mut rng = Rng::new(12);
+        let (start, _) = crate::scramble::walk(&goal, 40, &mut rng);
+        let optimum = super::super::idastar(
+            &start,
+            &goal,
+            HeuristicKind::LinearConflict,
+            &Limits::default(),
+        )
+        .unwrap()
+        .len() as u32;
+        let limits = Limits {
+            time_limit: Some(std::time::Duration::from_millis(300)),
+            ..Limits::default()
+        };
+        let a = anytime_above(&start, &goal, 1, &limits, optimum).unwrap();
+        assert!(a.lower_bound >= optimum);
+        assert_eq!(a.proven, a.solution.len() as u32 == a.lower_bound);
+        let mut b = start.clone();
+        b.apply_all(&a.solution.moves).unwrap();
+        assert_eq!(b, goal);
     }
 }

@@ -32,6 +32,7 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use astar::{astar, astar_weighted};
+pub(crate) use beam::anytime_above;
 pub use beam::{
     anytime, beam, AnytimeAnswer, ANYTIME_MAX_WIDTH, ANYTIME_SECONDS, STAGED_LAST_SIDE,
     STAGED_L_SIDE,
