@@ -880,6 +880,20 @@ impl Core {
                 return Ok(done(r, ans.solution, notes));
             }
         }
+        // An anytime answer's report: the beams' (`anytime`, not proven), or IDA*'s when
+        // the answer met its bound.
+        let beam_report = |a: &search::AnytimeAnswer| {
+            let (algo, name) = if a.proven {
+                (Algorithm::Idastar, HeuristicKind::LinearConflict.name())
+            } else {
+                (Algorithm::Fast, "linear-conflict beam")
+            };
+            let mut r = report(&a.solution, algo, Some(name), None).with_lower_bound(a.lower_bound);
+            if !a.proven {
+                r.algorithm = "anytime";
+            }
+            r
+        };
         // Auto past 25 cells: the anytime solver, within the time limit (a second
         // without one).
         if request.algorithm == Algorithm::Auto && cells >= FAST_FROM && !request.exact {
@@ -891,77 +905,54 @@ impl Core {
                 ..request.limits.clone()
             };
             let a = search::anytime(board, &goal, request.threads, &left)?;
-            let (algo, name) = if a.proven {
-                (Algorithm::Idastar, HeuristicKind::LinearConflict.name())
-            } else {
-                (Algorithm::Fast, "linear-conflict beam")
-            };
-            let mut r = report(&a.solution, algo, Some(name), None).with_lower_bound(a.lower_bound);
-            if !a.proven {
-                r.algorithm = "anytime";
-            }
-            return Ok(done(r, a.solution, notes));
+            return Ok(done(beam_report(&a), a.solution, notes));
         }
         // Auto on 16 to 25 cells with no databases at hand (none cached, none built in the
         // time): the exact search gets half the time, and if it runs out, beams answer in
         // the other half (far shorter than the fast solver's answer), with the bound the
         // exact search proved.
         let beams_after = auto_pdbs && no_pdb && !request.exact && request.metric == Metric::Stm;
-        if beams_after {
-            let total = limits.time_limit;
-            let half = Limits {
+        let total = limits.time_limit;
+        let limits = if beams_after {
+            std::borrow::Cow::Owned(Limits {
                 time_limit: total.map(|t| t / 2),
-                ..limits.clone().into_owned()
-            };
-            let (result, algo) = self.search(board, &goal, request, h, &half, &mut notes);
-            let cancelled = request
-                .limits
-                .cancel
-                .as_ref()
-                .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed));
-            if let Err(SearchError::TimeLimit {
+                ..limits.into_owned()
+            })
+        } else {
+            limits
+        };
+        // Distance tables, IDA*, the fast solver on big boards: per size.
+        let (result, algo) = self.search(board, &goal, request, h, &limits, &mut notes);
+        let cancelled = request
+            .limits
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed));
+        if let (
+            true,
+            false,
+            Err(SearchError::TimeLimit {
                 lower_bound,
                 elapsed,
                 expanded,
                 ..
-            }) = &result
-            {
-                if !cancelled {
-                    let left = Limits {
-                        time_limit: total.map(|t| t.saturating_sub(started.elapsed())),
-                        ..request.limits.clone()
-                    };
-                    let mut a =
-                        search::anytime_above(board, &goal, request.threads, &left, *lower_bound)?;
-                    a.solution.stats.expanded += expanded;
-                    a.solution.stats.elapsed = started.elapsed();
-                    notes.push(format!(
-                        "{board}: the exact search stopped after {:.1} s having proven \
-                         {lower_bound}; answered by beams (ask for exact answers to wait for \
-                         a proven one)",
-                        elapsed.as_secs_f64()
-                    ));
-                    let (algo, name) = if a.proven {
-                        (Algorithm::Idastar, HeuristicKind::LinearConflict.name())
-                    } else {
-                        (Algorithm::Fast, "linear-conflict beam")
-                    };
-                    let mut r =
-                        report(&a.solution, algo, Some(name), None).with_lower_bound(a.lower_bound);
-                    if !a.proven && r.optimal != Some(true) {
-                        r.algorithm = "anytime";
-                    }
-                    return Ok(done(r, a.solution, notes));
-                }
-            }
-            let name = algo.uses_heuristic().then_some(h.name());
-            let weight = request.weight;
-            return self.anytime(request, board, &goal, result, None, &half, notes, |sol| {
-                report(sol, algo, name, weight.filter(|_| algo != Algorithm::Fast))
-            });
+            }),
+        ) = (beams_after, cancelled, &result)
+        {
+            let left = Limits {
+                time_limit: total.map(|t| t.saturating_sub(started.elapsed())),
+                ..request.limits.clone()
+            };
+            let mut a = search::anytime_above(board, &goal, request.threads, &left, *lower_bound)?;
+            a.solution.stats.expanded += expanded;
+            a.solution.stats.elapsed = started.elapsed();
+            notes.push(format!(
+                "{board}: the exact search stopped after {:.1} s having proven {lower_bound}; \
+                 answered by beams (ask for exact answers to wait for a proven one)",
+                elapsed.as_secs_f64()
+            ));
+            return Ok(done(beam_report(&a), a.solution, notes));
         }
-        // Distance tables, IDA*, the fast solver on big boards: per size.
-        let (result, algo) = self.search(board, &goal, request, h, &limits, &mut notes);
         let name = algo.uses_heuristic().then_some(h.name());
         let weight = request.weight;
         self.anytime(request, board, &goal, result, None, &limits, notes, |sol| {

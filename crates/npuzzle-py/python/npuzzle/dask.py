@@ -431,6 +431,11 @@ def estimates(
 # One hard board
 
 
+def _least(a: Optional[int], b: Optional[int]) -> Optional[int]:
+    """The smaller of two next bounds, either of which may be missing (nothing cut)."""
+    return b if a is None else (a if b is None else min(a, b))
+
+
 def _subtrees(
     board: str,
     goal: Optional[str],
@@ -468,7 +473,7 @@ def _subtrees(
             return None, nb, e, g, time.perf_counter() - t0, True
         e += e2
         g += g2
-        nb = nb2 if nb is None else (nb if nb2 is None else min(nb, nb2))
+        nb = _least(nb, nb2)
         if found is not None:
             return (i, found[1]), nb, e, g, time.perf_counter() - t0, False
     return None, nb, e, g, time.perf_counter() - t0, False
@@ -579,7 +584,7 @@ def solve(
                     e += e2
                     if sub_found is not None:
                         found = sub_found[1]
-                    nb = nb2 if nb is None else (nb if nb2 is None else min(nb, nb2))
+                    nb = _least(nb, nb2)
                 tasks = 0
                 took = time.perf_counter() - t0
                 if took > 0.05 and found is None:
@@ -623,7 +628,7 @@ def solve(
                         this += e2
                         busy += secs
                         stopped |= cut
-                        nb = nb2 if nb is None else (nb if nb2 is None else min(nb, nb2))
+                        nb = _least(nb, nb2)
                         if sf is not None and found is None:
                             found = sf[1]
                             # The others stop at their next root; their work is counted
