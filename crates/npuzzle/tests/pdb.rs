@@ -7,8 +7,8 @@ use std::collections::{HashMap, VecDeque};
 use common::{all_boards, distances, reaches};
 use npuzzle::heuristic::pdb::PdbHeuristic;
 use npuzzle::heuristic::pdb::{Load, PatternDb, PdbInfo};
-use npuzzle::search::{idastar_pdb, idastar_pdb_all, idastar_pdb_parallel};
-use npuzzle::{Board, Limits, Size};
+use npuzzle::search::{idastar, idastar_pdb, idastar_pdb_all, idastar_pdb_parallel};
+use npuzzle::{Board, HeuristicKind, Limits, Size};
 
 /// The pattern distance of every placement by plain 0-1 BFS over (positions, blank):
 /// moving a pattern tile costs 1, any other tile 0.
@@ -469,4 +469,50 @@ fn cache_entries_that_are_not_files_are_refused_at_once() {
         );
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Database IDA* prunes paths that repeat a position by a twin path (a machine of the
+/// move sequences with a shorter or earlier twin, the deepest on boards past 16 cells): its
+/// answers stay shortest. Lengths against IDA* with linear conflict, which prunes only
+/// moves undoing the last one, on 5x5, 6x4 and 4x4 boards; the every-solution search (no
+/// pruning past undoing) finds the pruned search's answer among its own.
+#[test]
+fn pruning_repeated_positions_keeps_answers_shortest() {
+    let limits = Limits::default();
+    let mut rng = npuzzle::scramble::Rng::new(21);
+    for (shape, groups, steps, count) in [
+        (
+            "5x5",
+            "1,2,6,7/3,4,8,9/5,10,15,20/11,12,16,17/13,14,18,19/21,22,23,24",
+            50,
+            6,
+        ),
+        (
+            "6x4",
+            "1,2,7,8/3,4,9,10/5,6,11,12/13,14,19,20/15,16,21,22/17,18,23",
+            50,
+            6,
+        ),
+        ("4x4", "1,2,5,6/3,4,7,8/9,10,13,14/11,12,15", 80, 12),
+    ] {
+        let goal = Board::solved(shape.parse().unwrap());
+        let dbs = npuzzle::heuristic::pdb::partition(&goal, groups)
+            .unwrap()
+            .iter()
+            .map(|t| PatternDb::build(&goal, t, &limits, 0, &mut |_| {}).unwrap())
+            .collect();
+        let h = PdbHeuristic::new(&goal, dbs).unwrap();
+        for _ in 0..count {
+            let (start, _) = npuzzle::scramble::walk(&goal, steps, &mut rng);
+            let pruned = idastar_pdb(&start, &goal, &h, &limits).unwrap();
+            let plain = idastar(&start, &goal, HeuristicKind::LinearConflict, &limits).unwrap();
+            assert_eq!(pruned.len(), plain.len(), "{shape}: {start}");
+            assert!(reaches(&start, &pruned.moves, &goal));
+            if shape == "4x4" {
+                let (all, _) = idastar_pdb_all(&start, &goal, &h, &limits, 1000).unwrap();
+                assert!(all.contains(&pruned.moves), "{shape}: {start}");
+                assert!(all.iter().all(|m| m.len() == pruned.len()));
+            }
+        }
+    }
 }

@@ -156,6 +156,13 @@ fn a_bad_path_or_board_is_refused() {
         "{e}"
     );
     assert!(e.to_string().contains("path 1"), "{e}");
+    // A legal path that undoes its own move repeats a position: no frontier holds it.
+    let twin = vec![
+        vec![Direction::Left],
+        vec![Direction::Left, Direction::Right],
+    ];
+    let e = pass_subtrees(&start, &goal, &h, 31, &twin, &limits).unwrap_err();
+    assert!(e.to_string().contains("path 1"), "{e}");
     let unsolvable: Board = "6 8 7/2 5 4/3 0 1".parse().unwrap();
     assert!(pass_frontier(&unsolvable, &goal, &h, 31, 8, &limits).is_err());
     assert!(pass_subtrees(&unsolvable, &goal, &h, 31, &[], &limits).is_err());

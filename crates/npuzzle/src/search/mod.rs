@@ -19,6 +19,7 @@ mod beam;
 mod bfs;
 mod bidir_bfs;
 mod fast;
+mod fsm;
 mod idastar;
 mod iddfs;
 mod mtm;

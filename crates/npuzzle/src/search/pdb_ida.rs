@@ -3,6 +3,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
+use super::fsm::{Fsm, State};
 use super::passes::{deepen, weigh, weighted_bound, Bound, Pass, Passes};
 use crate::board::Board;
 use crate::error::SearchError;
@@ -36,6 +37,8 @@ struct Ida<'a> {
     /// The estimate's weight in thousandths: passes are bounded by g + floor(w x h)
     /// (1000: plain IDA*).
     per_mille: u64,
+    /// The duplicate-path pruning machine: a move it refuses is not made.
+    fsm: &'a Fsm,
 }
 
 impl<'a> Ida<'a> {
@@ -61,6 +64,7 @@ impl<'a> Ida<'a> {
             want: 0,
             found: Vec::new(),
             per_mille: 1000,
+            fsm: Fsm::for_cells(cells.len()),
         }
     }
 
@@ -188,7 +192,7 @@ impl<'a> Ida<'a> {
         &mut self,
         blank: usize,
         g: u32,
-        back: Option<Direction>,
+        q: State,
         levels: u32,
         out: &mut Vec<Split>,
     ) -> bool {
@@ -202,17 +206,20 @@ impl<'a> Ida<'a> {
         if levels == 0 {
             out.push(Split {
                 path: self.path.clone(),
+                state: q,
             });
             return false;
         }
         self.stats.expanded += 1;
         // Counted as the depth-first pass counts them: every child, before any is
         // searched.
-        let kids = self.mt.from(blank).len() - usize::from(back.is_some());
-        self.stats.generated += kids as u64;
+        let fsm = self.fsm;
+        let kids = self.mt.from(blank).iter();
+        self.stats.generated += kids.filter(|m| fsm.next(q, m.0) != Fsm::REFUSED).count() as u64;
         for k in 0..self.mt.from(blank).len() {
             let (d, from) = self.mt.from(blank)[k];
-            if Some(d.inverse()) == back {
+            let nq = fsm.next(q, d);
+            if nq == Fsm::REFUSED {
                 continue;
             }
             let tile = self.cells[from];
@@ -220,7 +227,7 @@ impl<'a> Ida<'a> {
             self.cells[from] = 0;
             let old = self.shift(tile, blank);
             self.path.push(d);
-            if self.collect(from, g + 1, Some(d), levels - 1, out) {
+            if self.collect(from, g + 1, nq, levels - 1, out) {
                 return true;
             }
             self.path.pop();
@@ -231,7 +238,7 @@ impl<'a> Ida<'a> {
         false
     }
 
-    fn dfs(&mut self, blank: usize, g: u32, back: Option<Direction>) -> bool {
+    fn dfs(&mut self, blank: usize, g: u32, q: State) -> bool {
         let hv = self.h();
         let f = self.f(g, hv);
         if self.b.cut(f) {
@@ -252,16 +259,17 @@ impl<'a> Ida<'a> {
         // Peek at every child first: their table reads overlap instead of waiting in turn.
         let mt = self.mt;
         let moves = mt.from(blank);
-        let mut kids = [(0usize, [0u64; 2]); 4];
+        let mut kids = [(0usize, [0u64; 2], 0 as State); 4];
         let mut count = 0;
         for (k, &(d, from)) in moves.iter().enumerate() {
-            if Some(d.inverse()) != back {
-                kids[count] = (k, self.fetch(self.cells[from], blank));
+            let nq = self.fsm.next(q, d);
+            if nq != Fsm::REFUSED {
+                kids[count] = (k, self.fetch(self.cells[from], blank), nq);
                 count += 1;
             }
         }
         self.stats.generated += count as u64;
-        for &(k, idx) in &kids[..count] {
+        for &(k, idx, nq) in &kids[..count] {
             let (d, from) = moves[k];
             let tile = self.cells[from];
             let (hc, vals) = self.peek(tile, idx);
@@ -273,7 +281,7 @@ impl<'a> Ida<'a> {
             self.cells[from] = 0;
             let old = self.apply(tile, blank, idx, vals);
             self.path.push(d);
-            if self.dfs(from, g + 1, Some(d)) {
+            if self.dfs(from, g + 1, nq) {
                 return true;
             }
             self.path.pop();
@@ -292,7 +300,7 @@ impl Passes for Ida<'_> {
     fn pass(&mut self, bound: u32) -> Pass {
         self.b.start(bound);
         let blank = self.cells.iter().position(|&c| c == 0).expect("a blank");
-        let hit = self.dfs(blank, 0, None);
+        let hit = self.dfs(blank, 0, Fsm::START);
         self.b.end(hit || !self.found.is_empty())
     }
 
@@ -369,6 +377,10 @@ fn run_one(
     let mt = MoveTable::new(start.size());
     let mut ida = Ida::new(h, &mt, start.cells(), goal.cells(), watch.clone());
     ida.want = want;
+    if want > 0 {
+        // Every shortest solution is wanted, twins included.
+        ida.fsm = Fsm::undo_only();
+    }
     ida.per_mille = per_mille;
     let f0 = ida.f(0, ida.h());
     // Plain passes step by two (all solutions share one parity); weighted ones by one.
@@ -388,6 +400,8 @@ const SMALL_PASS: u64 = 20_000;
 /// A node of the frontier shared out to the threads.
 struct Split {
     path: Vec<Direction>,
+    /// The pruning machine's state after the path.
+    state: State,
 }
 
 /// The passes of [`idastar_pdb_parallel`]: small ones on the calling thread, the others
@@ -450,7 +464,7 @@ impl<'a> Parallel<'a> {
             frontier.clear();
             root.b.start(bound);
             root.stats = Stats::default();
-            if root.collect(start.blank(), 0, None, levels, &mut frontier) {
+            if root.collect(start.blank(), 0, Fsm::START, levels, &mut frontier) {
                 let (st, path) = (root.stats, std::mem::take(&mut root.path));
                 self.add(&st);
                 self.answer = Some(path);
@@ -494,8 +508,7 @@ impl<'a> Parallel<'a> {
                             let node = &frontier[i];
                             let blank = ida.descend(start.blank(), &node.path, &mut undo);
                             ida.b.start(bound);
-                            let hit =
-                                ida.dfs(blank, node.path.len() as u32, node.path.last().copied());
+                            let hit = ida.dfs(blank, node.path.len() as u32, node.state);
                             nb = nb.min(ida.b.next);
                             if hit {
                                 best.fetch_min(i, Ordering::SeqCst);
@@ -786,7 +799,7 @@ pub fn pass_frontier(
         paths.clear();
         root.b.start(bound);
         root.stats = Stats::default();
-        if root.collect(start.blank(), 0, None, levels, &mut paths) {
+        if root.collect(start.blank(), 0, Fsm::START, levels, &mut paths) {
             return Ok(Frontier {
                 paths: Vec::new(),
                 found: Some(std::mem::take(&mut root.path)),
@@ -831,6 +844,7 @@ pub fn pass_subtrees(
         });
     }
     let mt = MoveTable::new(start.size());
+    let fsm = Fsm::for_cells(start.size().cells());
     for (i, path) in paths.iter().enumerate() {
         let mut blank = start.blank();
         for (k, &d) in path.iter().enumerate() {
@@ -843,6 +857,15 @@ pub fn pass_subtrees(
                 ),
             })?;
         }
+        if fsm.walk(path) == Fsm::REFUSED {
+            return Err(SearchError::BadRequest {
+                field: "paths",
+                reason: format!(
+                    "expected the roots pass_frontier gives, found path {i}, which repeats \
+                     another path's position (pass_frontier never gives it)"
+                ),
+            });
+        }
     }
     let mut ida = Ida::new(h, &mt, start.cells(), goal.cells(), watch.clone());
     let mut next = u32::MAX;
@@ -853,7 +876,7 @@ pub fn pass_subtrees(
         }
         let blank = ida.descend(start.blank(), path, &mut undo);
         ida.b.start(bound);
-        let hit = ida.dfs(blank, path.len() as u32, path.last().copied());
+        let hit = ida.dfs(blank, path.len() as u32, fsm.walk(path));
         next = next.min(ida.b.next);
         if hit {
             return Ok(SubtreePass {
