@@ -264,6 +264,7 @@ impl<'a> Ida<'a> {
         for (k, &(d, from)) in moves.iter().enumerate() {
             let nq = self.fsm.next(q, d);
             if nq != Fsm::REFUSED {
+                self.fsm.prefetch(nq);
                 kids[count] = (k, self.fetch(self.cells[from], blank), nq);
                 count += 1;
             }
