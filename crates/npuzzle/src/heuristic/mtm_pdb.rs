@@ -332,7 +332,7 @@ impl MtmRows {
     #[inline(always)]
     pub fn prefetch(&self, m: &[[u32; 5]; 3]) -> usize {
         let i = index_masks(&m[0]) as usize;
-        super::pdb::prefetch_byte(&self.data, i);
+        super::pdb::prefetch(&self.data, i);
         i
     }
 

@@ -55,17 +55,7 @@ impl Fsm {
     /// expanded: the big machine does not fit the caches).
     #[inline(always)]
     pub(crate) fn prefetch(&self, q: State) {
-        #[cfg(target_arch = "x86_64")]
-        #[allow(unsafe_code)]
-        // SAFETY: SSE is part of the x86-64 baseline, so the instruction exists; a prefetch
-        // reads nothing architecturally and never faults, whatever the address (the pointer
-        // is formed with wrapping arithmetic and never dereferenced).
-        unsafe {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            _mm_prefetch::<_MM_HINT_T0>(self.next.as_ptr().wrapping_add(q as usize * 4).cast());
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = q;
+        crate::heuristic::pdb::prefetch(&self.next, q as usize * 4);
     }
 
     /// The state after `path` from the start, or [`Self::REFUSED`] if some part of it is

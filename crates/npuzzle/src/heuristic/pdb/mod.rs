@@ -144,7 +144,7 @@ impl PatternDb {
     /// hint: it changes no result, and an index out of range is harmless.
     #[inline(always)]
     pub fn prefetch(&self, idx: u64) {
-        prefetch_byte(&self.data, self.start + idx as usize);
+        prefetch(&self.data, self.start + idx as usize);
     }
 
     /// The lower bound for `board` (same size and goal assumed).
@@ -172,7 +172,7 @@ impl PatternDb {
 /// Asks the processor to start fetching `data[at]` into its cache. Only a hint: it changes
 /// no result, and an index out of range is harmless.
 #[inline(always)]
-pub(crate) fn prefetch_byte(data: &[u8], at: usize) {
+pub(crate) fn prefetch<T>(data: &[T], at: usize) {
     #[cfg(target_arch = "x86_64")]
     #[allow(unsafe_code)]
     // SAFETY: SSE is part of the x86-64 baseline, so the instruction exists; a prefetch
