@@ -81,11 +81,14 @@ impl Fsm {
     /// the module's documentation). Depth 2 refuses exactly the moves that undo the last
     /// one.
     pub(crate) fn new(depth: usize) -> Fsm {
-        let patterns = refused(depth);
-        let count = patterns.len();
+        Fsm::of(&refused(depth))
+    }
+
+    /// The machine refusing `patterns`.
+    fn of(patterns: &[Vec<u8>]) -> Fsm {
         Fsm {
-            next: automaton(&patterns),
-            patterns: count,
+            next: automaton(patterns),
+            patterns: patterns.len(),
         }
     }
 
@@ -105,10 +108,7 @@ impl Fsm {
             .into_iter()
             .filter(|p| p.len() <= depth)
             .collect();
-        Fsm {
-            next: automaton(&patterns),
-            patterns: patterns.len(),
-        }
+        Fsm::of(&patterns)
     }
 
     /// The machine the exact searches on a board of `cells` cells use, built once per
@@ -455,10 +455,7 @@ mod tests {
     fn the_check_catches_a_machine_refusing_too_much() {
         let mut patterns = refused(8);
         patterns.push(vec![0, 0]);
-        let greedy = Fsm {
-            next: automaton(&patterns),
-            patterns: patterns.len(),
-        };
+        let greedy = Fsm::of(&patterns);
         let caught = std::panic::catch_unwind(|| keeps_every_shortest_path(&greedy, "3x3", 8));
         assert!(caught.is_err());
     }

@@ -846,6 +846,8 @@ pub fn pass_subtrees(
     }
     let mt = MoveTable::new(start.size());
     let fsm = Fsm::for_cells(start.size().cells());
+    // Each root's machine state, found while its path is checked.
+    let mut states = Vec::with_capacity(paths.len());
     for (i, path) in paths.iter().enumerate() {
         let mut blank = start.blank();
         for (k, &d) in path.iter().enumerate() {
@@ -858,7 +860,8 @@ pub fn pass_subtrees(
                 ),
             })?;
         }
-        if fsm.walk(path) == Fsm::REFUSED {
+        let state = fsm.walk(path);
+        if state == Fsm::REFUSED {
             return Err(SearchError::BadRequest {
                 field: "paths",
                 reason: format!(
@@ -867,6 +870,7 @@ pub fn pass_subtrees(
                 ),
             });
         }
+        states.push(state);
     }
     let mut ida = Ida::new(h, &mt, start.cells(), goal.cells(), watch.clone());
     let mut next = u32::MAX;
@@ -877,7 +881,7 @@ pub fn pass_subtrees(
         }
         let blank = ida.descend(start.blank(), path, &mut undo);
         ida.b.start(bound);
-        let hit = ida.dfs(blank, path.len() as u32, fsm.walk(path));
+        let hit = ida.dfs(blank, path.len() as u32, states[i]);
         next = next.min(ida.b.next);
         if hit {
             return Ok(SubtreePass {
