@@ -69,7 +69,7 @@ use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::time::{Duration, Instant};
 
 use crate::analysis::DistanceTable;
-use crate::board::Board;
+use crate::board::{Board, Size};
 use crate::error::SearchError;
 use crate::heuristic::mtm_pdb::MtmRows;
 use crate::heuristic::pdb::PdbHeuristic;
@@ -553,6 +553,27 @@ impl Core {
         Ok(None)
     }
 
+    /// The databases the anytime solver's last region is ranked by on `board`: the
+    /// default 6x6 set for the usual goal, if `board` is at least 6x6 and the set is
+    /// preloaded or cached (never built: `npuzzle pdb build --size 6x6` makes it); none
+    /// otherwise.
+    fn region_pdbs(&self, board: &Board, limits: &Limits) -> Vec<Arc<PdbHeuristic>> {
+        let side = crate::search::STAGED_LAST_SIDE;
+        let size = board.size();
+        if size.width() < side || size.height() < side {
+            return vec![];
+        }
+        let Ok(region) = Size::new(side, side).map(Board::solved) else {
+            return vec![];
+        };
+        self.pdbs_for(&region, None, limits, 0.0)
+            .ok()
+            .flatten()
+            .map(|(_, h)| h)
+            .into_iter()
+            .collect()
+    }
+
     /// The databases for `goal` under `spec` (`None`: auto's choice: preloaded, cached, or
     /// a set that builds within `budget` seconds), looked for once per core (whichever
     /// thread asks first; the others wait and share).
@@ -886,7 +907,12 @@ impl Core {
             let (algo, name) = if a.proven {
                 (Algorithm::Idastar, HeuristicKind::LinearConflict.name())
             } else {
-                (Algorithm::Fast, "linear-conflict beam")
+                let name = if a.databases {
+                    "pattern-database beam"
+                } else {
+                    "linear-conflict beam"
+                };
+                (Algorithm::Fast, name)
             };
             let mut r = report(&a.solution, algo, Some(name), None).with_lower_bound(a.lower_bound);
             if !a.proven {
@@ -904,7 +930,9 @@ impl Core {
                     .map(|t| t.saturating_sub(started.elapsed())),
                 ..request.limits.clone()
             };
-            let a = search::anytime(board, &goal, request.threads, &left)?;
+            let dbs = self.region_pdbs(board, &left);
+            let dbs: Vec<&PdbHeuristic> = dbs.iter().map(|h| &**h).collect();
+            let a = search::anytime_with_databases(board, &goal, &dbs, request.threads, &left)?;
             return Ok(done(beam_report(&a), a.solution, notes));
         }
         // Auto on 16 to 25 cells with no databases at hand (none cached, none built in the
@@ -943,7 +971,10 @@ impl Core {
                 time_limit: total.map(|t| t.saturating_sub(started.elapsed())),
                 ..request.limits.clone()
             };
-            let mut a = search::anytime_above(board, &goal, request.threads, &left, *lower_bound)?;
+            let dbs = self.region_pdbs(board, &left);
+            let dbs: Vec<&PdbHeuristic> = dbs.iter().map(|h| &**h).collect();
+            let mut a =
+                search::anytime_above(board, &goal, request.threads, &left, *lower_bound, &dbs)?;
             a.solution.stats.expanded += expanded;
             a.solution.stats.elapsed = started.elapsed();
             notes.push(format!(

@@ -176,3 +176,107 @@ fn a_cancelled_anytime_search_still_answers_or_says_why() {
         Err(SearchError::Unsolvable)
     ));
 }
+
+/// Small databases for the usual 6x6 goal (groups of three tiles in goal order), which
+/// the anytime solver's last 6x6 region is ranked by when given.
+fn small_6x6() -> npuzzle::heuristic::pdb::PdbHeuristic {
+    use npuzzle::heuristic::pdb::{PatternDb, PdbHeuristic};
+    let goal = Board::solved("6x6".parse().unwrap());
+    let tiles: Vec<u8> = (1..36).collect();
+    let dbs = tiles
+        .chunks(3)
+        .map(|t| PatternDb::build(&goal, t, &Limits::default(), 0, &mut |_| {}).unwrap())
+        .collect();
+    PdbHeuristic::new(&goal, dbs).unwrap()
+}
+
+#[test]
+fn anytime_with_databases_reaches_the_goal_with_a_sound_bound() {
+    use npuzzle::search::anytime_with_databases;
+    let dbs = small_6x6();
+    let mut rng = Rng::new(46);
+    // Boards whose last region is 6x6 (the databases rank it) and boards whose is not.
+    for (shape, fits) in [
+        ("6x6", true),
+        ("7x7", true),
+        ("8x6", true),
+        ("6x9", true),
+        ("16x16", true),
+        ("5x7", false),
+        ("16x2", false),
+        ("3x3", false),
+    ] {
+        let size: Size = shape.parse().unwrap();
+        for goal_kind in 0..2 {
+            let goal = match goal_kind {
+                0 => Board::solved(size),
+                _ => uniform(&Board::solved(size), &mut rng),
+            };
+            let start = uniform(&goal, &mut rng);
+            let a = anytime_with_databases(&start, &goal, &[&dbs], 2, &within(400)).unwrap();
+            assert!(reaches(&start, &a.solution.moves, &goal), "{shape}");
+            assert_eq!(a.databases, fits, "{shape}");
+            assert!(a.lower_bound as usize <= a.solution.len(), "{shape}");
+            assert!(!a.proven || a.solution.len() == a.lower_bound as usize);
+            // On 6x6 with the blank last the databases' estimate is a proven bound too.
+            if shape == "6x6" && goal_kind == 0 {
+                assert!(a.lower_bound >= dbs.estimate(&start), "{shape}");
+            }
+        }
+    }
+    // Near the goal the bound stays below the optimum (IDA* proves it), any goal whose
+    // blank is last, renamed or not.
+    for goal_kind in 0..2 {
+        let goal = match goal_kind {
+            0 => Board::solved("6x6".parse().unwrap()),
+            _ => {
+                let mut cells: Vec<u8> = (1..36).rev().collect();
+                cells.push(0);
+                Board::from_cells("6x6".parse().unwrap(), cells).unwrap()
+            }
+        };
+        for _ in 0..4 {
+            let (start, _) = walk(&goal, 24, &mut rng);
+            let optimum = npuzzle::search::idastar(
+                &start,
+                &goal,
+                npuzzle::HeuristicKind::LinearConflict,
+                &Limits::default(),
+            )
+            .unwrap()
+            .len();
+            let a = anytime_with_databases(&start, &goal, &[&dbs], 2, &within(300)).unwrap();
+            assert!(a.lower_bound as usize <= optimum, "{start}");
+            assert!(a.solution.len() >= optimum);
+        }
+    }
+}
+
+/// The library's request gives the anytime solver the 6x6 databases when they are at
+/// hand (here preloaded), and its report says so; without them it ranks by linear
+/// conflict.
+#[test]
+fn the_request_ranks_the_last_region_by_databases_at_hand() {
+    use npuzzle::request::{Core, Request, Sources};
+    let region = Board::solved("6x6".parse().unwrap());
+    let with = Core::new(Sources {
+        pdbs: vec![(region, "small".into(), Arc::new(small_6x6()))],
+        ..Sources::default()
+    });
+    let without = Core::new(Sources::default());
+    let goal = Board::solved("7x7".parse().unwrap());
+    let start = uniform(&goal, &mut Rng::new(47));
+    let request = Request {
+        limits: within(500),
+        ..Request::default()
+    };
+    for (core, name) in [
+        (&with, "pattern-database beam"),
+        (&without, "linear-conflict beam"),
+    ] {
+        let a = core.answer(&start, &request).unwrap();
+        assert_eq!(a.report.algorithm, "anytime");
+        assert_eq!(a.report.heuristic.as_deref(), Some(name));
+        assert!(reaches(&start, &a.moves, &goal));
+    }
+}

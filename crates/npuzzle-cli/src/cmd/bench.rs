@@ -266,6 +266,9 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     let limits = args.limits.limits();
     let threads = npuzzle::limits::resolve_threads(args.threads);
     let dir = pdb_dir(&args.pdb_dir);
+    // One core for the lookups and the answers: databases are read once (the anytime
+    // solver's 6x6 set too, when cached).
+    let core = crate::pdbs::core(dir.as_deref(), args.pdb_load);
     let mut heuristics: Heuristics = Vec::new();
     let mut goals = Vec::new();
     for inst in &instances {
@@ -279,8 +282,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             // The fast solver uses a cached set if there is one (as `solve --algo fast`
             // does) and builds none.
             let h = if fast {
-                crate::pdbs::core(dir.as_deref(), args.pdb_load)
-                    .pdbs_for(&goal, None, &limits, 0.0)
+                core.pdbs_for(&goal, None, &limits, 0.0)
                     .map_err(crate::search_fail)?
                     .map(|(_, h)| h)
             } else {
@@ -322,7 +324,6 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     let mut published_total = vec![0u64; published.as_ref().map_or(0, |p| p.columns.len())];
     let (mut generated_published, mut expanded_published) = (0u64, 0u64);
     let wall = Instant::now();
-    let core = Core::new(npuzzle::request::Sources::default());
     // Takes the next unsolved instance and solves it; false when none is left.
     let work = || {
         solve_one(

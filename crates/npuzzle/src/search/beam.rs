@@ -13,6 +13,7 @@
 
 use crate::board::Board;
 use crate::error::SearchError;
+use crate::heuristic::pdb::{PdbHeuristic, MAX_TILES, NONE};
 use crate::heuristic::HeuristicKind;
 use crate::limits::{for_each_index, resolve_threads, try_vec, Limits, Watch};
 use crate::moves::Direction;
@@ -29,6 +30,8 @@ struct Cand {
     h: u32,
     all: u32,
     hash: u64,
+    /// With databases: the entry each lookup's moved tile changed.
+    vals: [u8; 2 * MAX_REGION_SETS],
 }
 
 /// A layer of the beam: its positions' cells one after another, and per position the
@@ -41,6 +44,8 @@ struct Layer {
     /// Manhattan distance of every tile (tracked or not): the tie-break.
     all: Vec<u32>,
     last: Vec<u8>,
+    /// With databases: per position, every lookup's entries (see `RegionDbs`).
+    vals: Vec<u8>,
 }
 
 /// What one beam run found.
@@ -83,8 +88,140 @@ impl NodeCount {
     }
 }
 
+/// The most database sets a beam's last region is ranked by (the largest estimate wins).
+pub const MAX_REGION_SETS: usize = 2;
+
+/// One lookup of a region's estimate: a set of databases, on the board as it is or
+/// reflected.
+struct Lookup<'a> {
+    h: &'a PdbHeuristic,
+    /// 0: the board as it is; 1: reflected.
+    side: usize,
+    /// Where its entries start in a position's entries.
+    offset: usize,
+    /// Per region tile: the database its moves change (NONE: none).
+    owner: Vec<u8>,
+    /// Per tile of this side's board: the region tile whose cell it takes (the identity
+    /// for side 0; the reflection's renaming, inverted, for side 1).
+    from: Vec<u8>,
+}
+
+/// Pattern databases for the last region of a staged beam: built for the usual goal of a
+/// board the region's size, the region's cells and tiles renamed to it.
+struct RegionDbs<'a> {
+    lookups: Vec<Lookup<'a>>,
+    /// Entries per position (every lookup's databases).
+    width: usize,
+    /// The board's cells of the region, in the region board's order.
+    cells: Vec<usize>,
+    /// Per board tile: its name on the region's board (0 for the blank and for tiles
+    /// outside the region).
+    tile: Vec<u8>,
+}
+
+impl RegionDbs<'_> {
+    /// The region board's cell of every region tile on the board `cells`.
+    #[inline]
+    fn at(&self, cells: &[u8]) -> [u8; 64] {
+        let mut at = [0u8; 64];
+        for (k, &c) in self.cells.iter().enumerate() {
+            at[self.tile[cells[c] as usize] as usize] = k as u8;
+        }
+        at
+    }
+
+    /// The index in database `d` of lookup `l` for region tiles on cells `at`.
+    #[inline]
+    fn index(&self, at: &[u8; 64], l: &Lookup, d: usize) -> u64 {
+        let db = &l.h.dbs[d];
+        let map = &l.h.cell_maps[l.side];
+        let mut pos = [0u8; MAX_TILES];
+        let k = db.tiles().len();
+        for (p, &u) in pos.iter_mut().zip(db.tiles()) {
+            *p = map[at[l.from[u as usize] as usize] as usize];
+        }
+        db.placement().index(&pos[..k])
+    }
+
+    /// The entry of database `d` of lookup `l` for region tiles on cells `at`.
+    fn entry(&self, at: &[u8; 64], l: &Lookup, d: usize) -> u8 {
+        l.h.dbs[d].at(self.index(at, l, d))
+    }
+
+    /// For each lookup, the index its database of `tile` has on the board `cells` (0
+    /// where no database holds it), prefetched.
+    #[inline]
+    fn indices(&self, cells: &[u8], tile: u8) -> [u64; 2 * MAX_REGION_SETS] {
+        let rt = self.tile[tile as usize] as usize;
+        let at = self.at(cells);
+        let mut idx = [0u64; 2 * MAX_REGION_SETS];
+        for (k, l) in self.lookups.iter().enumerate() {
+            let d = l.owner[rt];
+            if d != NONE {
+                idx[k] = self.index(&at, l, d as usize);
+                l.h.dbs[d as usize].prefetch(idx[k]);
+            }
+        }
+        idx
+    }
+
+    /// Every lookup's entries for the board `cells`.
+    fn all_entries(&self, cells: &[u8]) -> Vec<u8> {
+        let at = self.at(cells);
+        let mut vals = Vec::with_capacity(self.width);
+        for l in &self.lookups {
+            for d in 0..l.h.dbs.len() {
+                vals.push(self.entry(&at, l, d));
+            }
+        }
+        vals
+    }
+
+    /// The estimate after `tile` moved (the entries before `vals`, the indices after
+    /// `idx`, from [`RegionDbs::indices`]), and the entry each lookup's database of that
+    /// tile now has.
+    #[inline]
+    fn update(
+        &self,
+        vals: &[u8],
+        tile: u8,
+        idx: &[u64; 2 * MAX_REGION_SETS],
+    ) -> (u32, [u8; 2 * MAX_REGION_SETS]) {
+        let rt = self.tile[tile as usize] as usize;
+        let mut out = [0u8; 2 * MAX_REGION_SETS];
+        let mut best = 0;
+        for (k, l) in self.lookups.iter().enumerate() {
+            let own = &vals[l.offset..l.offset + l.h.dbs.len()];
+            let sum: u32 = own.iter().map(|&x| x as u32).sum();
+            let d = l.owner[rt];
+            let sum = if d == NONE {
+                sum
+            } else {
+                out[k] = l.h.dbs[d as usize].at(idx[k]);
+                sum - own[d as usize] as u32 + out[k] as u32
+            };
+            best = best.max(sum);
+        }
+        (best, out)
+    }
+
+    /// The estimate from every lookup's entries: the largest sum.
+    fn estimate(&self, vals: &[u8]) -> u32 {
+        self.lookups
+            .iter()
+            .map(|l| {
+                vals[l.offset..l.offset + l.h.dbs.len()]
+                    .iter()
+                    .map(|&x| x as u32)
+                    .sum::<u32>()
+            })
+            .max()
+            .unwrap_or(0)
+    }
+}
+
 /// What a beam aims at, and the facts its inner loop reads.
-pub(crate) struct BeamSetup {
+pub(crate) struct BeamSetup<'a> {
     n: usize,
     w: usize,
     h: usize,
@@ -104,14 +241,21 @@ pub(crate) struct BeamSetup {
     goal_col: Vec<u8>,
     /// Per tile and cell, then per blank cell: random words for the position's hash.
     zobrist: Vec<u64>,
+    /// Databases that rank the positions instead of the linear-conflict estimate.
+    region: Option<RegionDbs<'a>>,
 }
 
-impl BeamSetup {
+impl<'a> BeamSetup<'a> {
     /// A beam towards `goal`'s places for the `tracked` tiles, the blank kept to the
     /// `free` cells. Positions are ranked by `focus` times the tracked tiles' estimate
     /// plus every tile's Manhattan distance (so that, while one line is being solved,
     /// the rest of the board gets no worse than it must).
-    pub(crate) fn new(goal: &Board, tracked: Vec<bool>, free: Vec<bool>, focus: u64) -> BeamSetup {
+    pub(crate) fn new(
+        goal: &Board,
+        tracked: Vec<bool>,
+        free: Vec<bool>,
+        focus: u64,
+    ) -> BeamSetup<'a> {
         let n = goal.cells().len();
         let w = goal.size().width();
         let mut pos = vec![0usize; n];
@@ -159,7 +303,81 @@ impl BeamSetup {
             goal_row: pos.iter().map(|&p| (p / w) as u8).collect(),
             goal_col: pos.iter().map(|&p| (p % w) as u8).collect(),
             zobrist: (0..n * n + n).map(|_| rng.next_u64()).collect(),
+            region: None,
         }
+    }
+
+    /// Ranks the positions by `sets` of databases (the largest of their sums, each on
+    /// the board as it is and reflected where the goal allows) instead of the
+    /// linear-conflict estimate, if they fit: sets for the usual goal (blank last) of a
+    /// board the size of the region of free cells, every tile of which is tracked and has
+    /// its goal cell there. Says whether they fit (the first [`MAX_REGION_SETS`] sets are
+    /// used).
+    pub(crate) fn use_databases(
+        &mut self,
+        goal: &Board,
+        free: &[bool],
+        sets: &[&'a PdbHeuristic],
+    ) -> bool {
+        let free: Vec<usize> = (0..self.n).filter(|&c| free[c]).collect();
+        let (Some(&first), Some(&last), Some(h0)) = (free.first(), free.last(), sets.first())
+        else {
+            return false;
+        };
+        let (r0, c0) = (first / self.w, first % self.w);
+        let (r1, c1) = (last / self.w, last % self.w);
+        let size = h0.goal().size();
+        if (c1 + 1 - c0, r1 + 1 - r0) != (size.width(), size.height())
+            || free.len() != size.cells()
+            || sets.iter().any(|h| *h.goal() != Board::solved(size))
+            || free.iter().any(|&c| c % self.w < c0 || c % self.w > c1)
+        {
+            return false;
+        }
+        let mut tile = vec![0u8; self.n];
+        for (k, &c) in free.iter().enumerate() {
+            let t = goal.cells()[c];
+            // The goal's tiles of the region are the tracked ones, the blank last.
+            if (t == 0) != (k + 1 == free.len()) || (t != 0 && !self.tracked[t as usize]) {
+                return false;
+            }
+            tile[t as usize] = if t == 0 { 0 } else { (k + 1) as u8 };
+        }
+        if (1..self.n).any(|t| self.tracked[t] && tile[t] == 0) {
+            return false;
+        }
+        let mut lookups = Vec::new();
+        let mut width = 0;
+        for h in sets.iter().take(MAX_REGION_SETS) {
+            for side in 0..2 {
+                let from = match (side, &h.mirror) {
+                    (0, _) => (0..size.cells() as u8).collect(),
+                    (_, Some((m, _))) => {
+                        let mut inv = vec![0u8; m.len()];
+                        for (t, &u) in m.iter().enumerate() {
+                            inv[u as usize] = t as u8;
+                        }
+                        inv
+                    }
+                    (_, None) => continue,
+                };
+                lookups.push(Lookup {
+                    h,
+                    side,
+                    offset: width,
+                    owner: h.owners[side].iter().map(|o| o.0).collect(),
+                    from,
+                });
+                width += h.dbs.len();
+            }
+        }
+        self.region = Some(RegionDbs {
+            lookups,
+            width,
+            cells: free,
+            tile,
+        });
+        true
     }
 
     /// A position's rank (smaller is better) from its estimate `h` and every tile's
@@ -297,7 +515,15 @@ pub(crate) fn beam_run(
     let n = setup.n;
     // (At most 2^29 positions a layer: the way back packs an index in 30 bits.)
     let width = width.clamp(1, 1 << 29);
-    let h0 = setup.estimate(start.cells());
+    let vals0 = setup
+        .region
+        .as_ref()
+        .map_or(vec![], |r| r.all_entries(start.cells()));
+    let g2 = vals0.len();
+    let h0 = match &setup.region {
+        Some(r) => r.estimate(&vals0),
+        None => setup.estimate(start.cells()),
+    };
     if h0 == 0 {
         return Ok(BeamEnd::Found(vec![]));
     }
@@ -313,6 +539,7 @@ pub(crate) fn beam_run(
             .map(|(i, &t)| setup.dist_all[t as usize * n + i] as u32)
             .sum()],
         last: vec![4],
+        vals: vals0,
     };
     // A direct-mapped table of kept positions' hashes: drops repeats within a layer and,
     // while a slot survives, across layers.
@@ -357,6 +584,24 @@ pub(crate) fn beam_run(
                 cells.copy_from_slice(before);
                 let b = layer_ref.blank[i] as usize;
                 let last = layer_ref.last[i];
+                // With databases, every child's lookups are asked for at once, so that
+                // their misses overlap.
+                let mut pre = [[0u64; 2 * MAX_REGION_SETS]; 4];
+                if let Some(r) = &setup.region {
+                    for d in 0..4u8 {
+                        if last != 4 && d == last ^ 1 {
+                            continue;
+                        }
+                        if let Some(to) = setup.target(b, d as usize) {
+                            let tile = cells[to];
+                            cells[b] = tile;
+                            cells[to] = 0;
+                            pre[d as usize] = r.indices(&cells, tile);
+                            cells[to] = tile;
+                            cells[b] = 0;
+                        }
+                    }
+                }
                 for d in 0..4u8 {
                     if last != 4 && d == last ^ 1 {
                         continue;
@@ -368,7 +613,17 @@ pub(crate) fn beam_run(
                     let tile = cells[to];
                     cells[b] = tile;
                     cells[to] = 0;
-                    let h = setup.update(layer_ref.h[i], before, &cells, tile, to, b);
+                    let (h, vals) = match &setup.region {
+                        Some(r) => r.update(
+                            &layer_ref.vals[i * g2..(i + 1) * g2],
+                            tile,
+                            &pre[d as usize],
+                        ),
+                        None => {
+                            let h = setup.update(layer_ref.h[i], before, &cells, tile, to, b);
+                            (h, [0; 2 * MAX_REGION_SETS])
+                        }
+                    };
                     cells[to] = tile;
                     cells[b] = 0;
                     if h == 0 {
@@ -401,6 +656,7 @@ pub(crate) fn beam_run(
                         dir: d,
                         h,
                         hash,
+                        vals,
                     });
                 }
             }
@@ -446,6 +702,7 @@ pub(crate) fn beam_run(
             hash: Vec::with_capacity(m),
             all: Vec::with_capacity(m),
             last: Vec::with_capacity(m),
+            vals: Vec::with_capacity(m * g2),
         };
         let mut step = Vec::with_capacity(m);
         let mut low = (u64::MAX, 0);
@@ -457,16 +714,29 @@ pub(crate) fn beam_run(
             let to = setup
                 .target(b, c.dir as usize)
                 .expect("checked on expansion");
-            dst[b] = dst[to];
+            let tile = dst[to];
+            dst[b] = tile;
             dst[to] = 0;
+            if let Some(r) = &setup.region {
+                let from = next.vals.len();
+                next.vals
+                    .extend_from_slice(&layer.vals[p * g2..(p + 1) * g2]);
+                let rt = r.tile[tile as usize] as usize;
+                for (k, l) in r.lookups.iter().enumerate() {
+                    let d = l.owner[rt];
+                    if d != NONE {
+                        next.vals[from + l.offset + d as usize] = c.vals[k];
+                    }
+                }
+            }
             next.blank.push(to as u16);
             next.h.push(c.h);
             next.hash.push(c.hash);
             next.all.push(c.all);
             next.last.push(c.dir);
             step.push(c.parent << 2 | c.dir as u32);
-            if rank(c.h, c.all) < low.0 {
-                low = (rank(c.h, c.all), k);
+            if c.key >> 24 < low.0 {
+                low = (c.key >> 24, k);
             }
         }
         history.push(step);
@@ -540,6 +810,7 @@ pub(crate) fn staged(
     watch: &Watch,
     limits: &Limits,
     nodes: &NodeCount,
+    dbs: &[&PdbHeuristic],
 ) -> Result<Option<Vec<Direction>>, SearchError> {
     let size = start.size();
     let (w, h, n) = (size.width(), size.height(), size.cells());
@@ -586,7 +857,10 @@ pub(crate) fn staged(
         } else {
             ((left_tiles as f64 / line.len() as f64 / 6.0).round() as u64).max(1)
         };
-        let setup = BeamSetup::new(&g, tracked, free.clone(), focus);
+        let mut setup = BeamSetup::new(&g, tracked, free.clone(), focus);
+        if last {
+            setup.use_databases(&g, &free, dbs);
+        }
         let left = cap.map(|c| c.saturating_sub(moves.len() + back.len()));
         let stall = |m: Vec<Direction>| -> Result<Vec<Direction>, Vec<Direction>> { Err(m) };
         let part = match beam_run(&setup, &board, width, left, threads, watch, nodes)? {
@@ -679,6 +953,7 @@ pub fn beam(
         &watch,
         limits,
         &NodeCount::default(),
+        &[],
     )?
     .expect("no cap: the beam always answers"))
 }
@@ -696,6 +971,39 @@ pub struct AnytimeAnswer {
     /// The widest beam that ran to its end (0: none did, the answer is the fast
     /// solver's, or the exact search's).
     pub width: usize,
+    /// Whether the beams' last region is ranked by pattern databases (given to
+    /// [`anytime_with_databases`], and of that region's size).
+    pub databases: bool,
+}
+
+/// Whether `sets` rank the last region [`staged`] leaves of a board of `size` towards
+/// any goal: their goal is the usual one of a board that region's size.
+fn region_fits(size: crate::board::Size, sets: &[&PdbHeuristic]) -> bool {
+    sets.first().is_some_and(|h| {
+        let s = h.goal().size();
+        s.width() == size.width().min(STAGED_LAST_SIDE)
+            && s.height() == size.height().min(STAGED_LAST_SIDE)
+            && sets.iter().all(|h| *h.goal() == Board::solved(s))
+    })
+}
+
+/// The databases' estimate of `start` towards `goal` where the whole board is the region
+/// they rank (the goal's blank in the bottom-right corner): the tiles renamed by their
+/// goal cells. 0 otherwise.
+fn region_bound(start: &Board, goal: &Board, sets: &[&PdbHeuristic]) -> u32 {
+    let n = goal.cells().len();
+    if goal.blank() != n - 1 || !sets.iter().all(|h| h.goal().size() == goal.size()) {
+        return 0;
+    }
+    let mut name = vec![0u8; n];
+    for (c, &t) in goal.cells().iter().enumerate() {
+        name[t as usize] = if t == 0 { 0 } else { (c + 1) as u8 };
+    }
+    let cells: Vec<u8> = start.cells().iter().map(|&t| name[t as usize]).collect();
+    match Board::from_cells(goal.size(), cells) {
+        Ok(b) => sets.iter().map(|h| h.estimate(&b)).max().unwrap_or(0),
+        Err(_) => 0,
+    }
 }
 
 /// The time [`anytime`] takes when the limits give none.
@@ -742,7 +1050,46 @@ pub fn anytime(
     threads: usize,
     limits: &Limits,
 ) -> Result<AnytimeAnswer, SearchError> {
-    anytime_above(start, goal, threads, limits, 0)
+    anytime_above(start, goal, threads, limits, 0, &[])
+}
+
+/// [`anytime`] with pattern databases for the last region its beams solve (6x6 on every
+/// board at least 6x6; the whole board on 6x6): databases built for the usual goal of a
+/// board that size (blank last), of any partition (`npuzzle pdb build --size 6x6` makes the
+/// default one). The last region's beam then ranks its positions by the databases' sum
+/// instead of the linear-conflict estimate: shorter answers for the same time, once the
+/// time allows beams of some width (a board whose last region has another size is solved
+/// as by [`anytime`]).
+///
+/// ```
+/// use npuzzle::heuristic::pdb::{partition, PatternDb, PdbHeuristic};
+/// use npuzzle::search::anytime_with_databases;
+/// use npuzzle::{Board, Limits};
+/// use std::time::Duration;
+/// // Small groups for the example (the default 6x6 partition takes minutes to build).
+/// let region = Board::solved("6x6".parse().unwrap());
+/// let dbs = partition(&region, "1,2,3/4,5,6/7,8,9/10,11,12/13,14,15/16,17,18/19,20,21/22,23,24/25,26,27/28,29,30/31,32,33/34,35")
+///     .unwrap()
+///     .iter()
+///     .map(|tiles| PatternDb::build(&region, tiles, &Limits::default(), 1, &mut |_| {}).unwrap())
+///     .collect();
+/// let dbs = PdbHeuristic::new(&region, dbs).unwrap();
+/// let goal = Board::solved("7x6".parse().unwrap());
+/// let start = npuzzle::scramble::uniform(&goal, &mut npuzzle::scramble::Rng::new(9));
+/// let limits = Limits { time_limit: Some(Duration::from_millis(300)), ..Limits::default() };
+/// let a = anytime_with_databases(&start, &goal, &[&dbs], 1, &limits).unwrap();
+/// let mut b = start.clone();
+/// b.apply_all(&a.solution.moves).unwrap();
+/// assert_eq!(b, goal);
+/// ```
+pub fn anytime_with_databases(
+    start: &Board,
+    goal: &Board,
+    dbs: &[&PdbHeuristic],
+    threads: usize,
+    limits: &Limits,
+) -> Result<AnytimeAnswer, SearchError> {
+    anytime_above(start, goal, threads, limits, 0, dbs)
 }
 
 /// [`anytime`] for a board already proven to need at least `proven` moves (by an exact
@@ -754,6 +1101,7 @@ pub(crate) fn anytime_above(
     threads: usize,
     limits: &Limits,
     proven: u32,
+    dbs: &[&PdbHeuristic],
 ) -> Result<AnytimeAnswer, SearchError> {
     use std::time::{Duration, Instant};
     // A margin of 6% (at most 0.3 s) for what cannot stop at once: the layer or window
@@ -768,6 +1116,7 @@ pub(crate) fn anytime_above(
     let watch = Watch::new(&limits);
     // Nodes: the opening IDA*'s, then every beam's positions and children.
     let nodes = NodeCount::default();
+    let databases = region_fits(start.size(), dbs);
     let answer = |moves: Vec<Direction>, lower_bound, proven, width| AnytimeAnswer {
         solution: crate::solution::Solution {
             moves,
@@ -781,6 +1130,7 @@ pub(crate) fn anytime_above(
         lower_bound,
         proven,
         width,
+        databases,
     };
     if crate::parity::precheck(start, goal)? {
         return Ok(answer(vec![], 0, true, 0));
@@ -803,7 +1153,12 @@ pub(crate) fn anytime_above(
         &crate::heuristic::LinearConflict::new(goal),
         start.cells(),
     )
-    .max(proven);
+    .max(proven)
+    .max(if databases {
+        region_bound(start, goal, dbs)
+    } else {
+        0
+    });
     match super::idastar(start, goal, HeuristicKind::LinearConflict, &quick) {
         Ok(s) => {
             nodes.add(s.stats.expanded, s.stats.generated);
@@ -857,6 +1212,7 @@ pub(crate) fn anytime_above(
             &watch,
             &quiet,
             &nodes,
+            dbs,
         ) {
             Ok(Some(m)) => {
                 best = m;
@@ -954,6 +1310,109 @@ mod tests {
         }
     }
 
+    /// Small databases for the usual 6x6 goal: groups of three tiles, in rows (`rows`) or
+    /// in columns.
+    fn small_6x6(rows: bool) -> PdbHeuristic {
+        let goal = Board::solved("6x6".parse().unwrap());
+        let order: Vec<u8> = (0..36u8)
+            .map(|k| if rows { k } else { (k % 6) * 6 + k / 6 })
+            .filter(|&c| c != 35)
+            .map(|c| c + 1)
+            .collect();
+        let dbs = order
+            .chunks(3)
+            .map(|t| {
+                crate::heuristic::pdb::PatternDb::build(
+                    &goal,
+                    t,
+                    &Limits::default(),
+                    0,
+                    &mut |_| {},
+                )
+                .unwrap()
+            })
+            .collect();
+        PdbHeuristic::new(&goal, dbs).unwrap()
+    }
+
+    /// The region's estimate kept up move by move (entries, indices asked for ahead)
+    /// equals the databases' own estimate of the region renamed to a 6x6 board, the
+    /// larger of two sets; the databases fit only a region of their size with the usual
+    /// goal's tiles.
+    #[test]
+    fn the_region_estimate_kept_up_is_the_databases_own() {
+        let (a, b) = (small_6x6(true), small_6x6(false));
+        let mut rng = Rng::new(81);
+        for shape in ["6x6", "7x6", "6x9", "9x8"] {
+            let size: crate::board::Size = shape.parse().unwrap();
+            let goal = Board::solved(size);
+            let (w, h) = (size.width(), size.height());
+            let n = size.cells();
+            let free: Vec<bool> = (0..n).map(|c| c % w >= w - 6 && c / w >= h - 6).collect();
+            let tracked: Vec<bool> = (0..n)
+                .map(|t| {
+                    t != 0 && free[goal.cells().iter().position(|&x| x as usize == t).unwrap()]
+                })
+                .collect();
+            let mut setup = BeamSetup::new(&goal, tracked.clone(), free.clone(), 0);
+            assert!(setup.use_databases(&goal, &free, &[&a, &b]), "{shape}");
+            let r = setup.region.as_ref().unwrap();
+            // The region renamed: its tiles by their goal cells in it.
+            let renamed = |cells: &[u8]| -> Board {
+                let region: Vec<u8> = r.cells.iter().map(|&c| r.tile[cells[c] as usize]).collect();
+                Board::from_cells("6x6".parse().unwrap(), region).unwrap()
+            };
+            let mut cells = goal.cells().to_vec();
+            let mut blank = goal.blank();
+            let mut vals = r.all_entries(&cells);
+            for step in 0..3000 {
+                let d = rng.below(4) as usize;
+                let Some(to) = setup.target(blank, d) else {
+                    continue;
+                };
+                let tile = cells[to];
+                cells[blank] = tile;
+                cells[to] = 0;
+                let idx = r.indices(&cells, tile);
+                let (est, changed) = r.update(&vals, tile, &idx);
+                let rt = r.tile[tile as usize] as usize;
+                for (k, l) in r.lookups.iter().enumerate() {
+                    if l.owner[rt] != NONE {
+                        vals[l.offset + l.owner[rt] as usize] = changed[k];
+                    }
+                }
+                blank = to;
+                assert_eq!(vals, r.all_entries(&cells), "{shape} step {step}");
+                let own = renamed(&cells);
+                assert_eq!(
+                    est,
+                    a.estimate(&own).max(b.estimate(&own)),
+                    "{shape} step {step}"
+                );
+                assert_eq!(est, r.estimate(&vals));
+                // Outside the region nothing moved.
+                assert!((0..n).all(|c| free[c] || cells[c] == goal.cells()[c]));
+            }
+            // Databases of another size, or a region holding other tiles, do not fit.
+            let mut other = BeamSetup::new(&goal, tracked.clone(), free.clone(), 0);
+            let five = Board::solved("5x5".parse().unwrap());
+            let small = crate::heuristic::pdb::PatternDb::build(
+                &five,
+                &[1, 2],
+                &Limits::default(),
+                0,
+                &mut |_| {},
+            )
+            .unwrap();
+            let five = PdbHeuristic::new(&five, vec![small]).unwrap();
+            assert!(!other.use_databases(&goal, &free, &[&five]), "{shape}");
+            let turned = uniform(&goal, &mut rng);
+            let mut other = BeamSetup::new(&turned, tracked.clone(), free.clone(), 0);
+            assert!(!other.use_databases(&turned, &free, &[&a]), "{shape}");
+            assert!(other.region.is_none());
+        }
+    }
+
     /// A bound proven before the anytime solver starts is kept: the answer's bound is never
     /// below it, and an answer that meets it is proven.
     #[test]
@@ -973,7 +1432,7 @@ mod tests {
             time_limit: Some(std::time::Duration::from_millis(300)),
             ..Limits::default()
         };
-        let a = anytime_above(&start, &goal, 1, &limits, optimum).unwrap();
+        let a = anytime_above(&start, &goal, 1, &limits, optimum, &[]).unwrap();
         assert!(a.lower_bound >= optimum);
         assert_eq!(a.proven, a.solution.len() as u32 == a.lower_bound);
         let mut b = start.clone();

@@ -35,8 +35,8 @@ use std::str::FromStr;
 pub use astar::{astar, astar_weighted};
 pub(crate) use beam::anytime_above;
 pub use beam::{
-    anytime, beam, AnytimeAnswer, ANYTIME_MAX_WIDTH, ANYTIME_SECONDS, STAGED_LAST_SIDE,
-    STAGED_L_SIDE,
+    anytime, anytime_with_databases, beam, AnytimeAnswer, ANYTIME_MAX_WIDTH, ANYTIME_SECONDS,
+    STAGED_LAST_SIDE, STAGED_L_SIDE,
 };
 pub use bfs::bfs;
 pub use bidir_bfs::bibfs;

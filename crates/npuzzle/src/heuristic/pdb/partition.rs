@@ -70,6 +70,17 @@ pub fn partition(goal: &Board, spec: &str) -> Result<Vec<Vec<u8>>, String> {
             &[10, 11, 15, 16, 20, 21],
             &[12, 17, 18, 19, 22, 23, 24],
         ]),
+        // Seven groups of five tiles: 45 million entries each (43 MiB), about 25 s a
+        // build here; the last region of the anytime solver's beams.
+        ("auto", 6, 6) => blocks(&[
+            &[0, 1, 2, 6, 7],
+            &[3, 4, 5, 10, 11],
+            &[8, 9, 14, 15, 20],
+            &[12, 13, 18, 19, 24],
+            &[16, 17, 21, 22, 23],
+            &[25, 26, 30, 31, 32],
+            &[27, 28, 29, 33, 34, 35],
+        ]),
         ("auto", 4, 4) => return partition(goal, "7-8"),
         ("auto", 5, 5) => return partition(goal, "6-6-6-6"),
         ("auto", _, _) => {
