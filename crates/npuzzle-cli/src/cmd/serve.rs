@@ -111,6 +111,14 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             }
         }
     };
+    // The anytime solver's 6x6 databases (its last region on boards of 6x6 and more), if
+    // cached: loaded once here, never built.
+    let mut pdbs = pdbs;
+    let region = Board::solved(npuzzle::Size::square(6).expect("6x6"));
+    if let Some(h) = crate::pdbs::core(dir.as_deref(), args.pdb_load).cached_pdbs(&region, "auto") {
+        crate::note!("npuzzle: 6x6 pattern databases loaded from the cache (the anytime solver's last region)");
+        pdbs.push((region, "auto".to_string(), Arc::new(h)));
+    }
     let config = npuzzle_web::Config {
         workers: npuzzle::limits::resolve_threads(args.workers),
         queue: args.queue,
