@@ -554,13 +554,15 @@ impl Core {
     }
 
     /// The databases the anytime solver's last region is ranked by on `board`: the
-    /// default 6x6 set for the usual goal, if `board` is at least 6x6 and the set is
+    /// default 6x6 set for the usual goal, if `board` is at least 6x6 and at most twice
+    /// that (6x6 to 8x8, 12x6) and the set is
     /// preloaded or cached (never built: `npuzzle pdb build --size 6x6` makes it); none
     /// otherwise.
     fn region_pdbs(&self, board: &Board, limits: &Limits) -> Vec<Arc<PdbHeuristic>> {
         let side = crate::search::STAGED_LAST_SIDE;
         let size = board.size();
-        if size.width() < side || size.height() < side {
+        // (Where the last region is less than half the board the solver leaves them out.)
+        if size.width() < side || size.height() < side || size.cells() > 2 * side * side {
             return vec![];
         }
         let Ok(region) = Size::new(side, side).map(Board::solved) else {
