@@ -124,6 +124,14 @@ pub(crate) fn pdbs_for(
     goal: &Board,
 ) -> PyResult<Option<Arc<PdbHeuristic>>> {
     match pdbs {
+        // The usual 6x6 goal's set on a bigger board: the anytime solver's last region.
+        Some(p)
+            if *p.heuristic.goal() == npuzzle::request::region_goal()
+                && goal.size().width() >= p.heuristic.goal().size().width()
+                && goal.size().height() >= p.heuristic.goal().size().height() =>
+        {
+            Ok(Some(p.heuristic.clone()))
+        }
         Some(p) if p.heuristic.goal() != goal => Err(value_error(format!(
             "pdbs: the databases are for goal {}, not {goal}",
             p.heuristic.goal()

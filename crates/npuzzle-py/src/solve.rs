@@ -209,7 +209,9 @@ pub(crate) fn _solution(
 /// Solves one board. `algorithm`: auto, bfs, bibfs, astar, iddfs, idastar, table or fast;
 /// `heuristic` for astar and idastar; `weight` (1 to 100) for weighted IDA*; `metric`
 /// "mtm" counts a row or column slid at once as one move; `pdbs` (PatternDatabases for
-/// the goal) make auto and idastar use them; `time_limit` in seconds; `solutions=N` lists
+/// the goal) make auto and idastar use them (the usual 6x6 goal's set,
+/// `PatternDatabases.load(dir, "6x6", "auto")`, ranks the anytime solver's last region on
+/// 6x6 to 8x8 boards of any goal); `time_limit` in seconds; `solutions=N` lists
 /// up to N optimal solutions (IDA*); `progress` is called with a dict (`algorithm`,
 /// `bound` proven after a pass or None, `expanded`, `seconds`) as the search goes, and an
 /// exception it raises, or Ctrl-C (KeyboardInterrupt), stops the search and is raised.

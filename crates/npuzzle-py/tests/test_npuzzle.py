@@ -87,6 +87,23 @@ def test_anytime_and_weighted_answers():
     assert w.weight == 1.5 and w.optimal is False and w.lower_bound * 1.5 >= w.length
 
 
+def test_the_anytime_solver_takes_6x6_databases_for_its_last_region():
+    # Small databases for the usual 6x6 goal (the default set takes minutes to build):
+    # given with a 7x7 board, they rank the anytime solver's last 6x6 region, any goal.
+    groups = "/".join(",".join(str(t) for t in range(k, min(k + 3, 36))) for k in range(1, 36, 3))
+    region = npuzzle.PatternDatabases.build("6x6", groups)
+    for goal in (None, npuzzle.scramble("7x7", seed=9)):
+        b = npuzzle.scramble("7x7", seed=4)
+        s = npuzzle.solve(b, goal=goal, time_limit=0.4, pdbs=region)
+        assert s.algorithm == "anytime" and s.heuristic == "pattern-database beam"
+        assert npuzzle.verify(b, s.moves, goal=goal)
+        plain = npuzzle.solve(b, goal=goal, time_limit=0.4)
+        assert plain.heuristic == "linear-conflict beam"
+    # Databases of another goal on a board they cannot serve are refused, naming both.
+    with pytest.raises(ValueError, match="databases are for goal"):
+        npuzzle.solve(npuzzle.scramble("5x5", seed=1), pdbs=region)
+
+
 def test_scrambles_match_the_cli():
     for size, seed in (("3x3", 1), ("4x4", 2), ("5x2", 3)):
         out = cli("scramble", "--size", size, "-n", "5", "--seed", str(seed))

@@ -553,22 +553,26 @@ impl Core {
         Ok(None)
     }
 
-    /// The databases the anytime solver's last region is ranked by on `board`: the
-    /// default 6x6 set for the usual goal, if `board` is at least 6x6 and at most twice
-    /// that (6x6 to 8x8, 12x6) and the set is
-    /// preloaded or cached (never built: `npuzzle pdb build --size 6x6` makes it); none
-    /// otherwise.
-    fn region_pdbs(&self, board: &Board, limits: &Limits) -> Vec<Arc<PdbHeuristic>> {
+    /// The databases the anytime solver's last region is ranked by on `board`, if
+    /// `board` is at least 6x6 and at most twice that (6x6 to 8x8, 12x6): those `given`
+    /// with the request, else the default 6x6 set for the usual goal if preloaded or
+    /// cached (never built: `npuzzle pdb build --size 6x6` makes it); none otherwise.
+    fn region_pdbs(
+        &self,
+        board: &Board,
+        limits: &Limits,
+        given: &[Arc<PdbHeuristic>],
+    ) -> Vec<Arc<PdbHeuristic>> {
         let side = crate::search::STAGED_LAST_SIDE;
         let size = board.size();
         // (Where the last region is less than half the board the solver leaves them out.)
         if size.width() < side || size.height() < side || size.cells() > 2 * side * side {
             return vec![];
         }
-        let Ok(region) = Size::new(side, side).map(Board::solved) else {
-            return vec![];
-        };
-        self.pdbs_for(&region, None, limits, 0.0)
+        if !given.is_empty() {
+            return given.to_vec();
+        }
+        self.pdbs_for(&region_goal(), None, limits, 0.0)
             .ok()
             .flatten()
             .map(|(_, h)| h)
@@ -802,7 +806,12 @@ impl Core {
             a.solutions = all;
             return Ok(a);
         }
-        let given = request.pdbs.clone();
+        // Databases given for the usual 6x6 goal on a bigger board (or another goal) are
+        // the anytime solver's, for its last region; others are this board's.
+        let (given, region_given) = match request.pdbs.clone() {
+            Some((_, h)) if *h.goal() != goal && *h.goal() == region_goal() => (None, vec![h]),
+            g => (g, Vec::new()),
+        };
         let wants_pdb = request.pdb.is_some() || given.is_some();
         let auto_pdb_size = (16..FAST_FROM).contains(&cells);
         // Weighted A*, and weighted IDA* without databases (with them: below).
@@ -932,7 +941,7 @@ impl Core {
                     .map(|t| t.saturating_sub(started.elapsed())),
                 ..request.limits.clone()
             };
-            let dbs = self.region_pdbs(board, &left);
+            let dbs = self.region_pdbs(board, &left, &region_given);
             let dbs: Vec<&PdbHeuristic> = dbs.iter().map(|h| &**h).collect();
             let a = search::anytime_with_databases(board, &goal, &dbs, request.threads, &left)?;
             return Ok(done(beam_report(&a), a.solution, notes));
@@ -973,7 +982,7 @@ impl Core {
                 time_limit: total.map(|t| t.saturating_sub(started.elapsed())),
                 ..request.limits.clone()
             };
-            let dbs = self.region_pdbs(board, &left);
+            let dbs = self.region_pdbs(board, &left, &region_given);
             let dbs: Vec<&PdbHeuristic> = dbs.iter().map(|h| &**h).collect();
             let mut a =
                 search::anytime_above(board, &goal, request.threads, &left, *lower_bound, &dbs)?;
@@ -1193,6 +1202,12 @@ impl Core {
             (ans, None) => Ok(finish(report(&ans.solution), ans.solution, notes)),
         }
     }
+}
+
+/// The goal of the anytime solver's last-region databases: the usual 6x6 one.
+pub fn region_goal() -> Board {
+    let side = crate::search::STAGED_LAST_SIDE;
+    Board::solved(Size::new(side, side).expect("a small square"))
 }
 
 /// Goals whose tables a core keeps in memory at most (a 3x3 table is 22 KiB; a client
