@@ -211,7 +211,7 @@ pub(crate) fn _solution(
 /// "mtm" counts a row or column slid at once as one move; `pdbs` (PatternDatabases for
 /// the goal) make auto and idastar use them (the usual 6x6 goal's set,
 /// `PatternDatabases.load(dir, "6x6", "auto")`, ranks the anytime solver's last region on
-/// 6x6 to 8x8 boards of any goal); `time_limit` in seconds; `solutions=N` lists
+/// 6x6 to 8x8 boards of another goal than its own); `time_limit` in seconds; `solutions=N` lists
 /// up to N optimal solutions (IDA*); `progress` is called with a dict (`algorithm`,
 /// `bound` proven after a pass or None, `expanded`, `seconds`) as the search goes, and an
 /// exception it raises, or Ctrl-C (KeyboardInterrupt), stops the search and is raised.
