@@ -1070,7 +1070,8 @@ pub fn anytime(
 /// default one). Where that region is at least half the board (6x6 to 8x8, 12x6), its
 /// beam ranks positions by the larger of the databases' sum and the linear-conflict
 /// estimate: shorter answers for the same time ([`AnytimeAnswer::databases`] says so);
-/// other boards are solved as by [`anytime`].
+/// other boards are solved as by [`anytime`]. Several sets (of one size) rank by the
+/// largest of their estimates; the first two are used.
 ///
 /// ```
 /// use npuzzle::heuristic::pdb::{partition, PatternDb, PdbHeuristic};
