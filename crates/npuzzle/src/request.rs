@@ -934,15 +934,23 @@ impl Core {
         // Auto past 25 cells: the anytime solver, within the time limit (a second
         // without one).
         if request.algorithm == Algorithm::Auto && cells >= FAST_FROM && !request.exact {
+            // Reading the databases (the first board that needs them: about 0.2 s here
+            // from the page cache, seconds from disk) counts against the time, a second
+            // when none is given; under a quarter second they are not looked for.
+            let total = request
+                .limits
+                .time_limit
+                .unwrap_or(Duration::from_secs_f64(search::ANYTIME_SECONDS));
+            let dbs = if total >= REGION_PDBS_FROM {
+                self.region_pdbs(board, &request.limits, &region_given)
+            } else {
+                Vec::new()
+            };
+            let dbs: Vec<&PdbHeuristic> = dbs.iter().map(|h| &**h).collect();
             let left = Limits {
-                time_limit: request
-                    .limits
-                    .time_limit
-                    .map(|t| t.saturating_sub(started.elapsed())),
+                time_limit: Some(total.saturating_sub(started.elapsed())),
                 ..request.limits.clone()
             };
-            let dbs = self.region_pdbs(board, &left, &region_given);
-            let dbs: Vec<&PdbHeuristic> = dbs.iter().map(|h| &**h).collect();
             let a = search::anytime_with_databases(board, &goal, &dbs, request.threads, &left)?;
             return Ok(done(beam_report(&a), a.solution, notes));
         }
@@ -1203,6 +1211,10 @@ impl Core {
         }
     }
 }
+
+/// The shortest time limit for which the anytime solver's last-region databases are
+/// looked for (reading them takes a good part of it the first time).
+pub const REGION_PDBS_FROM: Duration = Duration::from_millis(250);
 
 /// The goal of the anytime solver's last-region databases: the usual 6x6 one.
 pub fn region_goal() -> Board {
