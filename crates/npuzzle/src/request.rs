@@ -563,10 +563,8 @@ impl Core {
         limits: &Limits,
         given: &[Arc<PdbHeuristic>],
     ) -> Vec<Arc<PdbHeuristic>> {
-        let side = crate::search::STAGED_LAST_SIDE;
-        let size = board.size();
         // (Where the last region is less than half the board the solver leaves them out.)
-        if size.width() < side || size.height() < side || size.cells() > 2 * side * side {
+        if search::region_for(board.size()) != Some(region_goal().size()) {
             return vec![];
         }
         if !given.is_empty() {

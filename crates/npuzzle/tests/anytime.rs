@@ -34,6 +34,14 @@ fn distances(goal: &Board) -> HashMap<Vec<u8>, usize> {
     d
 }
 
+/// The usual goal (`kind` 0), or a random one with the blank anywhere.
+fn goal_of(kind: usize, size: Size, rng: &mut Rng) -> Board {
+    match kind {
+        0 => Board::solved(size),
+        _ => uniform(&Board::solved(size), rng),
+    }
+}
+
 fn within(ms: u64) -> Limits {
     Limits {
         time_limit: Some(Duration::from_millis(ms)),
@@ -53,11 +61,7 @@ fn beams_of_any_width_reach_the_goal_on_every_shape() {
     for shape in shapes {
         let size: Size = shape.parse().unwrap();
         for goal_kind in 0..2 {
-            let goal = match goal_kind {
-                0 => Board::solved(size),
-                // A goal with the blank anywhere.
-                _ => uniform(&Board::solved(size), &mut rng),
-            };
+            let goal = goal_of(goal_kind, size, &mut rng);
             let start = uniform(&goal, &mut rng);
             // Width 1 stalls on most boards (finished by the fast solver); wider beams
             // reach the goal themselves.
@@ -211,10 +215,7 @@ fn anytime_with_databases_reaches_the_goal_with_a_sound_bound() {
     ] {
         let size: Size = shape.parse().unwrap();
         for goal_kind in 0..2 {
-            let goal = match goal_kind {
-                0 => Board::solved(size),
-                _ => uniform(&Board::solved(size), &mut rng),
-            };
+            let goal = goal_of(goal_kind, size, &mut rng);
             let start = uniform(&goal, &mut rng);
             let a = anytime_with_databases(&start, &goal, &[&dbs], 2, &within(400)).unwrap();
             assert!(reaches(&start, &a.solution.moves, &goal), "{shape}");

@@ -991,11 +991,19 @@ pub struct AnytimeAnswer {
 fn region_fits(size: crate::board::Size, sets: &[&PdbHeuristic]) -> bool {
     sets.first().is_some_and(|h| {
         let s = h.goal().size();
-        s.width() == size.width().min(STAGED_LAST_SIDE)
-            && s.height() == size.height().min(STAGED_LAST_SIDE)
-            && size.cells() <= 2 * s.cells()
-            && sets.iter().all(|h| *h.goal() == Board::solved(s))
+        region_for(size) == Some(s) && sets.iter().all(|h| *h.goal() == Board::solved(s))
     })
+}
+
+/// The size of the last region [`staged`] leaves of a board of `size`, if databases of
+/// that size would rank it (it is at least half the board), else `None`.
+pub(crate) fn region_for(size: crate::board::Size) -> Option<crate::board::Size> {
+    let region = crate::board::Size::new(
+        size.width().min(STAGED_LAST_SIDE),
+        size.height().min(STAGED_LAST_SIDE),
+    )
+    .ok()?;
+    (size.cells() <= 2 * region.cells()).then_some(region)
 }
 
 /// The databases' estimate of `start` towards `goal` where the whole board is the region
