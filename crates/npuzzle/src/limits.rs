@@ -159,6 +159,19 @@ pub(crate) fn try_vec<T>(
     Ok(v)
 }
 
+/// Room for `more` values in `v`, asked of the system without aborting (as [`try_vec`]).
+pub(crate) fn try_reserve<T>(
+    v: &mut Vec<T>,
+    more: usize,
+    algorithm: &'static str,
+) -> Result<(), SearchError> {
+    v.try_reserve(more).map_err(|_| SearchError::OutOfMemory {
+        algorithm,
+        needed: (more as u64).saturating_mul(std::mem::size_of::<T>() as u64),
+        machine: machine_memory(),
+    })
+}
+
 /// Watches the clock and the cancel flag.
 #[derive(Clone)]
 pub(crate) struct Watch {
