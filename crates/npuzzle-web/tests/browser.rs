@@ -73,7 +73,14 @@ impl Driver {
             .unwrap();
         let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
         let clock = Instant::now();
-        while std::net::TcpStream::connect(addr).is_err() {
+        // Listening: connected to something other than itself (a connection to a free
+        // port in the ephemeral range can meet itself, the same port at both ends, and
+        // would pass for chromedriver before it listens).
+        let listening = || {
+            std::net::TcpStream::connect(addr)
+                .is_ok_and(|s| s.local_addr().ok() != s.peer_addr().ok())
+        };
+        while !listening() {
             assert!(
                 clock.elapsed() < Duration::from_secs(20),
                 "chromedriver did not start"
