@@ -283,4 +283,14 @@ fn the_request_ranks_the_last_region_by_databases_at_hand() {
         assert_eq!(a.report.heuristic.as_deref(), Some(name));
         assert!(reaches(&start, &a.moves, &goal));
     }
+    // Databases in memory are used however short the time (only reading them waits for
+    // npuzzle::request::REGION_PDBS_FROM).
+    let short = Request {
+        limits: within(100),
+        ..Request::default()
+    };
+    assert!(npuzzle::request::REGION_PDBS_FROM > Duration::from_millis(100));
+    let a = with.answer(&start, &short).unwrap();
+    assert_eq!(a.report.heuristic.as_deref(), Some("pattern-database beam"));
+    assert!(reaches(&start, &a.moves, &goal));
 }
