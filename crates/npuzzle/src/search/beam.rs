@@ -1311,10 +1311,11 @@ pub(crate) fn anytime_above(
         Some(best.len() as u32),
     );
     // Memory per beam position: the way back per layer (a generous layer count: three
-    // times the estimate), two layers' cells, three candidates.
+    // times the estimate), two layers' cells, three candidates twice (the threads' lists,
+    // kept from layer to layer, and all of them together).
     let per = 4 * 3 * lower_bound.max(8) as u64
         + 2 * start.size().cells() as u64
-        + 3 * std::mem::size_of::<Cand>() as u64;
+        + 6 * std::mem::size_of::<Cand>() as u64;
     let max_width =
         ((limits.max_memory.min(ANYTIME_MEMORY) / per) as usize).clamp(1, ANYTIME_MAX_WIDTH);
     let mut width = 32.min(max_width);
