@@ -149,12 +149,7 @@ pub(crate) fn try_vec<T>(
     make: impl FnMut() -> T,
 ) -> Result<Vec<T>, SearchError> {
     let mut v = Vec::new();
-    v.try_reserve_exact(len)
-        .map_err(|_| SearchError::OutOfMemory {
-            algorithm,
-            needed: (len as u64).saturating_mul(std::mem::size_of::<T>() as u64),
-            machine: machine_memory(),
-        })?;
+    try_reserve(&mut v, len, algorithm)?;
     v.resize_with(len, make);
     Ok(v)
 }

@@ -798,7 +798,8 @@ pub(crate) fn beam_run(
                 let left = p.until.saturating_duration_since(std::time::Instant::now());
                 let layers = p.layers.saturating_sub(depth).max(p.layers / 10).max(1);
                 let fits = left.as_secs_f64() / layers as f64 / avg;
-                width = (fits as usize).clamp((width0 / 16).max(1), (width0 * 2).min(p.max_width));
+                let least = (width0 / 16).max(1);
+                width = (fits as usize).clamp(least, (width0 * 2).min(p.max_width).max(least));
             }
         }
         if low.0 < best.0 {
