@@ -556,13 +556,13 @@ impl Core {
     /// The databases the anytime solver's last region is ranked by on `board`, if
     /// `board` is at least 6x6 and at most twice that (6x6 to 8x8, 12x6): those `given`
     /// with the request, else the default 6x6 set for the usual goal if preloaded or
-    /// cached (never built: `npuzzle pdb build --size 6x6` makes it); none otherwise.
+    /// cached (never built: `npuzzle pdb build --size 6x6` makes it; read from the folder
+    /// only with [`REGION_PDBS_FROM`] or more); none otherwise.
     fn region_pdbs(
         &self,
         board: &Board,
         limits: &Limits,
         given: &[Arc<PdbHeuristic>],
-        read: bool,
     ) -> Vec<Arc<PdbHeuristic>> {
         // (Where the last region is less than half the board the solver leaves them out.)
         if search::region_for(board.size()) != Some(region_goal().size()) {
@@ -572,6 +572,8 @@ impl Core {
             return given.to_vec();
         }
         let goal = region_goal();
+        // (Without a limit the anytime solver takes a second: time enough to read them.)
+        let read = limits.time_limit.is_none_or(|t| t >= REGION_PDBS_FROM);
         if !read && !self.pdbs_at_hand(&goal) {
             return vec![];
         }
@@ -954,12 +956,7 @@ impl Core {
                 .limits
                 .time_limit
                 .unwrap_or(Duration::from_secs_f64(search::ANYTIME_SECONDS));
-            let dbs = self.region_pdbs(
-                board,
-                &request.limits,
-                &region_given,
-                total >= REGION_PDBS_FROM,
-            );
+            let dbs = self.region_pdbs(board, &request.limits, &region_given);
             let dbs: Vec<&PdbHeuristic> = dbs.iter().map(|h| &**h).collect();
             let left = Limits {
                 time_limit: Some(total.saturating_sub(started.elapsed())),
@@ -1004,8 +1001,7 @@ impl Core {
                 time_limit: total.map(|t| t.saturating_sub(started.elapsed())),
                 ..request.limits.clone()
             };
-            let read = left.time_limit.is_none_or(|t| t >= REGION_PDBS_FROM);
-            let dbs = self.region_pdbs(board, &left, &region_given, read);
+            let dbs = self.region_pdbs(board, &left, &region_given);
             let dbs: Vec<&PdbHeuristic> = dbs.iter().map(|h| &**h).collect();
             let mut a =
                 search::anytime_above(board, &goal, request.threads, &left, *lower_bound, &dbs)?;
