@@ -111,6 +111,38 @@ pub fn write_through(path: &Path, bytes: &[u8]) -> io::Result<()> {
     }
 }
 
+/// Reads the regular file at `path` through to its end, discarding what it reads, unless
+/// `deadline` comes first: whether the whole file was read. Reading a file brings it into
+/// the system's page cache, so a later open finds it there at once; a file on a cold, slow
+/// disk (seconds for hundreds of MB) is left part read instead of holding up a caller
+/// whose time is limited.
+///
+/// ```
+/// use std::time::{Duration, Instant};
+/// let path = std::env::temp_dir().join(format!("npuzzle-warm-doc-{}", std::process::id()));
+/// std::fs::write(&path, vec![7u8; 1 << 20]).unwrap();
+/// assert!(npuzzle::files::warm(&path, Instant::now() + Duration::from_secs(60)).unwrap());
+/// // A deadline already past: nothing is read.
+/// assert!(!npuzzle::files::warm(&path, Instant::now()).unwrap());
+/// std::fs::remove_file(&path).unwrap();
+/// ```
+pub fn warm(path: &Path, deadline: std::time::Instant) -> io::Result<bool> {
+    use std::io::Read;
+    let mut file = open_regular(path)?;
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        if std::time::Instant::now() >= deadline {
+            return Ok(false);
+        }
+        match file.read(&mut buf) {
+            Ok(0) => return Ok(true),
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
+
 /// Opens `path` for reading if it is a regular file (through symbolic links); a FIFO, a
 /// device, a socket or a directory is an error naming what was found, and is never
 /// waited on: the open does not block.

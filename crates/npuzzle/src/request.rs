@@ -553,28 +553,42 @@ impl Core {
         Ok(None)
     }
 
-    /// The databases the anytime solver's last region is ranked by on `board`, if
-    /// `board` is at least 6x6 and at most twice that (6x6 to 8x8, 12x6): those `given`
-    /// with the request, else the default 6x6 set for the usual goal if preloaded or
-    /// cached (never built: `npuzzle pdb build --size 6x6` makes it; read from the folder
-    /// only with [`REGION_PDBS_FROM`] or more); none otherwise.
+    /// The databases the anytime solver ranks `board`'s last region by: those `given`
+    /// with the request; else, on a 7x7 board with [`WHOLE_PDBS_FROM`] or more, the
+    /// default 7x7 set if preloaded or cached (the whole board is then that region);
+    /// else, if `board` is at least 6x6 and at most twice that (6x6 to 8x8, 12x6), the
+    /// default 6x6 set for the usual goal if preloaded or cached (never built: `npuzzle
+    /// pdb build --size 6x6` makes it; read from the folder only with
+    /// [`REGION_PDBS_FROM`] or more); none otherwise. A set not in memory is used only if
+    /// its files can be read within [`WARM_SHARE`] of the time (see `warm_pdbs`).
     fn region_pdbs(
         &self,
         board: &Board,
         limits: &Limits,
         given: &[Arc<PdbHeuristic>],
     ) -> Vec<Arc<PdbHeuristic>> {
+        // (Sets given that fit neither the board nor its last region are left out by
+        // the solver.)
+        if !given.is_empty() {
+            return given.to_vec();
+        }
+        if whole_pdbs(board.size()) && limits.time_limit.is_some_and(|t| t >= WHOLE_PDBS_FROM) {
+            let goal = Board::solved(board.size());
+            if self.pdbs_at_hand(&goal) || self.warm_pdbs(&goal, limits) {
+                if let Ok(Some((_, h))) = self.pdbs_for(&goal, None, limits, 0.0) {
+                    return vec![h];
+                }
+            }
+        }
         // (Where the last region is less than half the board the solver leaves them out.)
         if search::region_for(board.size()) != Some(region_goal().size()) {
             return vec![];
         }
-        if !given.is_empty() {
-            return given.to_vec();
-        }
         let goal = region_goal();
         // (Without a limit the anytime solver takes a second: time enough to read them.)
         let read = limits.time_limit.is_none_or(|t| t >= REGION_PDBS_FROM);
-        if !read && !self.pdbs_at_hand(&goal) {
+        let usable = self.pdbs_at_hand(&goal) || (read && self.warm_pdbs(&goal, limits));
+        if !usable {
             return vec![];
         }
         self.pdbs_for(&goal, None, limits, 0.0)
@@ -583,6 +597,42 @@ impl Core {
             .map(|(_, h)| h)
             .into_iter()
             .collect()
+    }
+
+    /// Whether auto's cached databases for `goal` can be read in good time: each file of
+    /// the set is read through (into the system's page cache) within [`WARM_SHARE`] of the
+    /// time limit (of [`search::ANYTIME_SECONDS`] without one), so that the open that
+    /// follows is quick. On a cold, slow disk the set's first reads take longer than a
+    /// short limit allows (1.8 GB took over a minute here): the board is then answered
+    /// without them, with a note, and what was read stays cached for the next board. True
+    /// when a file is missing (the open then finds no set, at once).
+    fn warm_pdbs(&self, goal: &Board, limits: &Limits) -> bool {
+        let (Some(dir), Ok(parts)) = (self.sources.pdb_dir.as_ref(), partition(goal, "auto"))
+        else {
+            return true;
+        };
+        let time = limits
+            .time_limit
+            .unwrap_or(Duration::from_secs_f64(search::ANYTIME_SECONDS));
+        let deadline = Instant::now() + time.mul_f64(WARM_SHARE);
+        for tiles in &parts {
+            let path = dir.join(file_name(goal, tiles));
+            if !path.exists() {
+                return true;
+            }
+            if let Ok(false) = crate::files::warm(&path, deadline) {
+                self.note(&format!(
+                    "the {} pattern databases in {} were not read within {:.1} s (a cold \
+                     disk?): this board goes without them; what was read stays cached for \
+                     the next",
+                    goal.size(),
+                    dir.display(),
+                    time.mul_f64(WARM_SHARE).as_secs_f64()
+                ));
+                return false;
+            }
+        }
+        true
     }
 
     /// Whether auto's databases for `goal` are in memory: preloaded, or read for an earlier
@@ -1229,6 +1279,21 @@ impl Core {
 /// 7x7 boards, one process each: 4,236 moves with them against 3,582 without at 0.5 s (the
 /// read left little time), 3,524 against 3,546 at 0.75 s, 3,448 against 3,496 at 1 s.
 pub const REGION_PDBS_FROM: Duration = Duration::from_millis(750);
+
+/// The shortest time limit for which the anytime solver ranks a board of a size
+/// [`whole_pdbs`] names by databases of the whole board, if cached (never built here:
+/// `npuzzle pdb build --size 7x7` makes them), instead of its last 6x6 region by 6x6 ones.
+pub const WHOLE_PDBS_FROM: Duration = Duration::from_secs(5);
+
+/// Whether the anytime solver ranks boards of `size` whole by databases of that size,
+/// given time ([`WHOLE_PDBS_FROM`]): 7x7 (the default 7x7 partition, five tiles a group).
+pub fn whole_pdbs(size: Size) -> bool {
+    (size.width(), size.height()) == (7, 7)
+}
+
+/// The share of a board's time limit the anytime solver's databases may take to be read
+/// from the folder (see `Core::region_pdbs`); past it the board goes without them.
+pub const WARM_SHARE: f64 = 0.25;
 
 /// The goal of the anytime solver's last-region databases: the usual 6x6 one.
 pub fn region_goal() -> Board {

@@ -256,6 +256,55 @@ fn anytime_with_databases_reaches_the_goal_with_a_sound_bound() {
     }
 }
 
+/// Small databases for the usual 7x7 goal (groups of three tiles in goal order), which
+/// rank a 7x7 board whole when given.
+fn small_7x7() -> npuzzle::heuristic::pdb::PdbHeuristic {
+    use npuzzle::heuristic::pdb::{PatternDb, PdbHeuristic};
+    let goal = Board::solved("7x7".parse().unwrap());
+    let tiles: Vec<u8> = (1..49).collect();
+    let dbs = tiles
+        .chunks(3)
+        .map(|t| PatternDb::build(&goal, t, &Limits::default(), 0, &mut |_| {}).unwrap())
+        .collect();
+    PdbHeuristic::new(&goal, dbs).unwrap()
+}
+
+/// Databases of a board's own size rank the whole board in one beam (no lines first):
+/// the answer reaches the goal, the report says databases ranked it, and on the usual goal
+/// the databases' estimate is part of the proven bound; a bigger board leaves them out.
+#[test]
+fn databases_of_the_boards_size_rank_it_whole() {
+    use npuzzle::search::anytime_with_databases;
+    let dbs = small_7x7();
+    let mut rng = Rng::new(53);
+    for (shape, fits) in [("7x7", true), ("8x8", false), ("7x8", false)] {
+        let size: Size = shape.parse().unwrap();
+        for goal_kind in 0..2 {
+            let goal = goal_of(goal_kind, size, &mut rng);
+            let start = uniform(&goal, &mut rng);
+            let a = anytime_with_databases(&start, &goal, &[&dbs], 2, &within(400)).unwrap();
+            assert!(reaches(&start, &a.solution.moves, &goal), "{shape}");
+            assert_eq!(a.databases, fits, "{shape} {goal_kind}");
+            assert!(a.lower_bound as usize <= a.solution.len(), "{shape}");
+            if fits && goal_kind == 0 {
+                assert!(a.lower_bound >= dbs.estimate(&start), "{shape}");
+            }
+        }
+    }
+    // The beam alone, past the opening search and the fast solver: its answer against the
+    // fast solver's (a whole-board beam ranked by databases answers far shorter).
+    let goal = Board::solved("7x7".parse().unwrap());
+    let start = uniform(&goal, &mut rng);
+    let a = anytime_with_databases(&start, &goal, &[&dbs], 2, &within(1000)).unwrap();
+    let fast = npuzzle::search::fast(&start, &goal, &Limits::default()).unwrap();
+    assert!(
+        a.width > 0 && a.solution.len() < fast.moves.len(),
+        "{} {}",
+        a.solution.len(),
+        fast.moves.len()
+    );
+}
+
 /// The library's request gives the anytime solver the 6x6 databases when they are at
 /// hand (here preloaded), and its report says so; without them it ranks by linear
 /// conflict.
@@ -293,4 +342,85 @@ fn the_request_ranks_the_last_region_by_databases_at_hand() {
     let a = with.answer(&start, &short).unwrap();
     assert_eq!(a.report.heuristic.as_deref(), Some("pattern-database beam"));
     assert!(reaches(&start, &a.moves, &goal));
+}
+
+/// With 7x7 databases at hand (here preloaded, no 6x6 ones), the request ranks a 7x7 board
+/// whole by them from `WHOLE_PDBS_FROM` on, and by linear conflict below it; other sizes
+/// never use them.
+#[test]
+fn the_request_ranks_a_7x7_board_whole_with_time_enough() {
+    use npuzzle::request::{Core, Request, Sources, WHOLE_PDBS_FROM};
+    let goal = Board::solved("7x7".parse().unwrap());
+    let core = Core::new(Sources {
+        pdbs: vec![(goal.clone(), "small".into(), Arc::new(small_7x7()))],
+        ..Sources::default()
+    });
+    let start = uniform(&goal, &mut Rng::new(59));
+    let at = |limit: Duration| Request {
+        limits: Limits {
+            time_limit: Some(limit),
+            max_memory: 512 << 20,
+            ..Limits::default()
+        },
+        ..Request::default()
+    };
+    for (limit, name) in [
+        (Duration::from_millis(500), "linear-conflict beam"),
+        (WHOLE_PDBS_FROM, "pattern-database beam"),
+    ] {
+        let a = core.answer(&start, &at(limit)).unwrap();
+        assert_eq!(a.report.heuristic.as_deref(), Some(name), "{limit:?}");
+        assert!(reaches(&start, &a.moves, &goal));
+    }
+    let eight = Board::solved("8x8".parse().unwrap());
+    let start = uniform(&eight, &mut Rng::new(59));
+    let a = core
+        .answer(&start, &at(Duration::from_millis(500)))
+        .unwrap();
+    assert_eq!(a.report.heuristic.as_deref(), Some("linear-conflict beam"));
+}
+
+/// Databases in the folder that cannot be read within a quarter of the time limit (here a
+/// 64 GiB sparse file under the first database's name, standing for a cold, slow disk)
+/// are left out for that board, with a note saying so, instead of holding it up; the
+/// board is still answered, by linear conflict.
+#[test]
+fn databases_too_slow_to_read_are_left_out_with_a_note() {
+    use npuzzle::heuristic::pdb::{file_name, partition};
+    use npuzzle::request::{Core, Event, Request, Sources};
+    let dir = std::env::temp_dir().join(format!("npuzzle-warm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let region = Board::solved("6x6".parse().unwrap());
+    let parts = partition(&region, "auto").unwrap();
+    let slow = std::fs::File::create(dir.join(file_name(&region, &parts[0]))).unwrap();
+    slow.set_len(64 << 30).unwrap();
+    for tiles in &parts[1..] {
+        std::fs::write(dir.join(file_name(&region, tiles)), b"not read").unwrap();
+    }
+    let notes = Arc::new(Mutex::new(Vec::<String>::new()));
+    let heard = notes.clone();
+    let core = Core::new(Sources {
+        pdb_dir: Some(dir.clone()),
+        listener: Some(Arc::new(move |e: &Event<'_>| {
+            if let Event::Note(t) = e {
+                heard.lock().unwrap().push(t.to_string());
+            }
+        })),
+        ..Sources::default()
+    });
+    let goal = Board::solved("7x7".parse().unwrap());
+    let start = uniform(&goal, &mut Rng::new(61));
+    let request = Request {
+        limits: within(1000),
+        ..Request::default()
+    };
+    let a = core.answer(&start, &request).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(reaches(&start, &a.moves, &goal));
+    assert_eq!(a.report.heuristic.as_deref(), Some("linear-conflict beam"));
+    let notes = notes.lock().unwrap();
+    assert!(
+        notes.iter().any(|n| n.contains("were not read within")),
+        "{notes:?}"
+    );
 }

@@ -918,12 +918,19 @@ pub(crate) fn staged(
     let (mut r0, mut c0) = (0, 0);
     let over = |m: &Vec<Direction>| cap.is_some_and(|c| m.len() + back.len() >= c);
     loop {
-        let last = h - r0 <= STAGED_LAST_SIDE && w - c0 <= STAGED_LAST_SIDE;
+        // What is left is the last region when it is at most STAGED_LAST_SIDE on a side,
+        // or the size of the databases given (7x7 ones rank a 7x7 board whole).
+        let whole = dbs.first().is_some_and(|d| {
+            let s = d.goal().size();
+            (s.width(), s.height()) == (w - c0, h - r0)
+        });
+        let last = whole || (h - r0 <= STAGED_LAST_SIDE && w - c0 <= STAGED_LAST_SIDE);
         let mut tracked = vec![false; n];
         // A region no more than STAGED_L_SIDE on a side, and more than the last region on
         // both: its top row and left column in one beam (an L), which can interleave the
         // two lines' tiles.
-        let ell = h - r0 > STAGED_LAST_SIDE
+        let ell = !last
+            && h - r0 > STAGED_LAST_SIDE
             && w - c0 > STAGED_LAST_SIDE
             && (h - r0).max(w - c0) <= STAGED_L_SIDE;
         let line: Vec<usize> = if last {
@@ -1085,7 +1092,8 @@ pub struct AnytimeAnswer {
 fn region_fits(size: crate::board::Size, sets: &[&PdbHeuristic]) -> bool {
     sets.first().is_some_and(|h| {
         let s = h.goal().size();
-        region_for(size) == Some(s) && sets.iter().all(|h| *h.goal() == Board::solved(s))
+        (s == size || region_for(size) == Some(s))
+            && sets.iter().all(|h| *h.goal() == Board::solved(s))
     })
 }
 
@@ -1133,8 +1141,13 @@ const POLISH_WINDOWS: [usize; 4] = [16, 24, 32, 40];
 /// for polishing its answer).
 const PACED_SHARE: f64 = 0.95;
 
-/// Bytes [`anytime`]'s beams may use at most, whatever the memory limit allows more.
-const ANYTIME_MEMORY: u64 = 3 << 30;
+/// Bytes [`anytime`]'s beams and the databases ranking them may use together at most,
+/// whatever the memory limit allows more (3.5 GiB: the beams get what the databases
+/// leave, at least [`ANYTIME_MIN_BEAM_MEMORY`]).
+const ANYTIME_MEMORY: u64 = 7 << 29;
+
+/// Bytes [`anytime`]'s beams may always use, however large the databases.
+const ANYTIME_MIN_BEAM_MEMORY: u64 = 1 << 30;
 
 /// The anytime solver for big boards: the best answer it can find within the time limit
 /// ([`ANYTIME_SECONDS`] without one), which only ever gets shorter as it runs.
@@ -1317,8 +1330,19 @@ pub(crate) fn anytime_above(
     let per = 4 * 3 * lower_bound.max(8) as u64
         + 2 * start.size().cells() as u64
         + 6 * std::mem::size_of::<Cand>() as u64;
-    let max_width =
-        ((limits.max_memory.min(ANYTIME_MEMORY) / per) as usize).clamp(1, ANYTIME_MAX_WIDTH);
+    let db_bytes: u64 = if databases {
+        dbs.iter()
+            .take(MAX_REGION_SETS)
+            .flat_map(|h| h.databases())
+            .map(|d| d.len() as u64)
+            .sum()
+    } else {
+        0
+    };
+    let room = ANYTIME_MEMORY
+        .saturating_sub(db_bytes)
+        .max(ANYTIME_MIN_BEAM_MEMORY);
+    let max_width = ((limits.max_memory.min(room) / per) as usize).clamp(1, ANYTIME_MAX_WIDTH);
     let mut width = 32.min(max_width);
     // The last run's stages, and whether the next run is the last (paced to the time).
     let (mut before, mut log) = (StageLog::new(), StageLog::new());

@@ -81,6 +81,22 @@ pub fn partition(goal: &Board, spec: &str) -> Result<Vec<Vec<u8>>, String> {
             &[25, 26, 30, 31, 32],
             &[27, 28, 29, 33, 34, 35],
         ]),
+        // Eight groups of five tiles and two of four, in blocks: 229 million entries
+        // (218 MiB) for each of the eight, about 2.5 minutes a build here; the whole
+        // board of the anytime solver's beams with time enough (see
+        // `request::WHOLE_PDBS_FROM`).
+        ("auto", 7, 7) => blocks(&[
+            &[0, 1, 2, 7, 8],
+            &[3, 4, 9, 10, 11],
+            &[5, 6, 12, 13, 20],
+            &[14, 15, 16, 21, 22],
+            &[17, 18, 19, 24, 25],
+            &[23, 30, 31, 32, 38],
+            &[26, 27, 33, 34, 41],
+            &[28, 29, 35, 36, 42],
+            &[37, 43, 44, 45],
+            &[39, 40, 46, 47],
+        ]),
         ("auto", 4, 4) => return partition(goal, "7-8"),
         ("auto", 5, 5) => return partition(goal, "6-6-6-6"),
         ("auto", _, _) => {
