@@ -1097,9 +1097,16 @@ fn region_fits(size: crate::board::Size, sets: &[&PdbHeuristic]) -> bool {
     })
 }
 
-/// The size of the last region [`staged`] leaves of a board of `size`, if databases of
-/// that size would rank it (it is at least half the board), else `None`.
-pub(crate) fn region_for(size: crate::board::Size) -> Option<crate::board::Size> {
+/// The size of the last region the beams of [`anytime`] leave of a board of `size`, if
+/// databases of that size would rank it (it is at least half the board), else `None`.
+///
+/// ```
+/// use npuzzle::search::region_for;
+/// let six = "6x6".parse().unwrap();
+/// assert_eq!(region_for("7x7".parse().unwrap()), Some(six));
+/// assert_eq!(region_for("10x10".parse().unwrap()), None);
+/// ```
+pub fn region_for(size: crate::board::Size) -> Option<crate::board::Size> {
     let region = crate::board::Size::new(
         size.width().min(STAGED_LAST_SIDE),
         size.height().min(STAGED_LAST_SIDE),
