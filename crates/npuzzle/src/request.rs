@@ -572,9 +572,14 @@ impl Core {
         if !given.is_empty() {
             return given.to_vec();
         }
+        // One deadline for reading whichever sets are tried (see `warm_pdbs`).
+        let time = limits
+            .time_limit
+            .unwrap_or(Duration::from_secs_f64(search::ANYTIME_SECONDS));
+        let deadline = Instant::now() + time.mul_f64(WARM_SHARE);
         if whole_pdbs(board.size()) && limits.time_limit.is_some_and(|t| t >= WHOLE_PDBS_FROM) {
             let goal = Board::solved(board.size());
-            if self.pdbs_at_hand(&goal) || self.warm_pdbs(&goal, limits) {
+            if self.pdbs_at_hand(&goal) || self.warm_pdbs(&goal, deadline) {
                 if let Ok(Some((_, h))) = self.pdbs_for(&goal, None, limits, 0.0) {
                     return vec![h];
                 }
@@ -587,7 +592,7 @@ impl Core {
         let goal = region_goal();
         // (Without a limit the anytime solver takes a second: time enough to read them.)
         let read = limits.time_limit.is_none_or(|t| t >= REGION_PDBS_FROM);
-        let usable = self.pdbs_at_hand(&goal) || (read && self.warm_pdbs(&goal, limits));
+        let usable = self.pdbs_at_hand(&goal) || (read && self.warm_pdbs(&goal, deadline));
         if !usable {
             return vec![];
         }
@@ -600,21 +605,17 @@ impl Core {
     }
 
     /// Whether auto's cached databases for `goal` can be read in good time: each file of
-    /// the set is read through (into the system's page cache) within [`WARM_SHARE`] of the
-    /// time limit (of [`search::ANYTIME_SECONDS`] without one), so that the open that
-    /// follows is quick. On a cold, slow disk the set's first reads take longer than a
+    /// the set is read through (into the system's page cache) by `deadline` ([`WARM_SHARE`]
+    /// of the time limit, of [`search::ANYTIME_SECONDS`] without one, for all the sets a
+    /// board tries), so that the open that follows is quick. On a cold, slow disk the set's first reads take longer than a
     /// short limit allows (1.8 GB took over a minute here): the board is then answered
     /// without them, with a note, and what was read stays cached for the next board. True
     /// when a file is missing (the open then finds no set, at once).
-    fn warm_pdbs(&self, goal: &Board, limits: &Limits) -> bool {
+    fn warm_pdbs(&self, goal: &Board, deadline: Instant) -> bool {
         let (Some(dir), Ok(parts)) = (self.sources.pdb_dir.as_ref(), partition(goal, "auto"))
         else {
             return true;
         };
-        let time = limits
-            .time_limit
-            .unwrap_or(Duration::from_secs_f64(search::ANYTIME_SECONDS));
-        let deadline = Instant::now() + time.mul_f64(WARM_SHARE);
         for tiles in &parts {
             let path = dir.join(file_name(goal, tiles));
             if !path.exists() {
@@ -622,12 +623,12 @@ impl Core {
             }
             if let Ok(false) = crate::files::warm(&path, deadline) {
                 self.note(&format!(
-                    "the {} pattern databases in {} were not read within {:.1} s (a cold \
-                     disk?): this board goes without them; what was read stays cached for \
-                     the next",
+                    "the {} pattern databases in {} were not read within {:.0}% of the \
+                     time limit (a cold disk?): this board goes without them; what was read \
+                     stays cached for the next (npuzzle pdb verify reads them all)",
                     goal.size(),
                     dir.display(),
-                    time.mul_f64(WARM_SHARE).as_secs_f64()
+                    WARM_SHARE * 100.0,
                 ));
                 return false;
             }
