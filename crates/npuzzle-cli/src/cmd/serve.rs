@@ -119,6 +119,17 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         crate::note!("npuzzle: 6x6 pattern databases loaded from the cache (the anytime solver's last region)");
         pdbs.push((region, "auto".to_string(), Arc::new(h)));
     }
+    // The 7x7 set (a 7x7 board whole, with 5 s or more), if cached and the server's time
+    // limit allows it: 1.8 GB, loaded once here.
+    let seven = Board::solved(npuzzle::Size::square(7).expect("7x7"));
+    if args.time_limit >= npuzzle::request::WHOLE_PDBS_FROM {
+        if let Some(h) =
+            crate::pdbs::core(dir.as_deref(), args.pdb_load).cached_pdbs(&seven, "auto")
+        {
+            crate::note!("npuzzle: 7x7 pattern databases loaded from the cache (7x7 boards with 5 s or more)");
+            pdbs.push((seven, "auto".to_string(), Arc::new(h)));
+        }
+    }
     let config = npuzzle_web::Config {
         workers: npuzzle::limits::resolve_threads(args.workers),
         queue: args.queue,
