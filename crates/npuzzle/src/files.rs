@@ -220,6 +220,20 @@ pub fn remove_stamp(path: &Path) {
     let _ = std::fs::remove_file(stamp_path(path));
 }
 
+/// The checksum stored at the end of the file at `path` (its last 8 bytes, see
+/// [`seal`]), read without reading the rest; `None` for a file shorter than that.
+pub fn file_seal(path: &Path) -> io::Result<Option<u64>> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = open_regular(path)?;
+    if file.metadata()?.len() < 8 {
+        return Ok(None);
+    }
+    file.seek(SeekFrom::End(-8))?;
+    let mut tail = [0u8; 8];
+    file.read_exact(&mut tail)?;
+    Ok(Some(u64::from_le_bytes(tail)))
+}
+
 /// The checksum stored at the end of file bytes (see [`seal`]), if there are 8 bytes.
 pub fn stored_seal(bytes: &[u8]) -> Option<u64> {
     let tail = bytes.get(bytes.len().checked_sub(8)?..)?;

@@ -607,10 +607,12 @@ impl Core {
     /// Whether auto's cached databases for `goal` can be read in good time: each file of
     /// the set is read through (into the system's page cache) by `deadline` ([`WARM_SHARE`]
     /// of the time limit, of [`search::ANYTIME_SECONDS`] without one, for all the sets a
-    /// board tries), so that the open that follows is quick. On a cold, slow disk the set's first reads take longer than a
-    /// short limit allows (1.8 GB took over a minute here): the board is then answered
-    /// without them, with a note, and what was read stays cached for the next board. True
-    /// when a file is missing (the open then finds no set, at once).
+    /// board tries), so that the open that follows is quick. On a cold, slow disk the
+    /// set's first reads take longer than a short limit allows (1.8 GB took over a minute
+    /// here): the board is then answered without them, with a note, and what was read
+    /// stays cached for the next board. A file whose consistency was never checked (no
+    /// stamp) is not read either: its check would take minutes. True when a file is
+    /// missing (the open then finds no set, at once).
     fn warm_pdbs(&self, goal: &Board, deadline: Instant) -> bool {
         let (Some(dir), Ok(parts)) = (self.sources.pdb_dir.as_ref(), partition(goal, "auto"))
         else {
@@ -620,6 +622,22 @@ impl Core {
             let path = dir.join(file_name(goal, tiles));
             if !path.exists() {
                 return true;
+            }
+            // A file not yet checked (no stamp of its checksum: copied in, say) would
+            // have its consistency pass on this load, minutes for the 7x7 set.
+            let checked = crate::files::file_seal(&path)
+                .ok()
+                .flatten()
+                .is_some_and(|s| crate::files::stamp_matches(&path, s));
+            if !checked {
+                self.note(&format!(
+                    "{}: not checked yet, and its first check takes longer than a solve \
+                     should wait: this board goes without the {} pattern databases (npuzzle \
+                     pdb verify checks them once)",
+                    path.display(),
+                    goal.size(),
+                ));
+                return false;
             }
             if let Ok(false) = crate::files::warm(&path, deadline) {
                 self.note(&format!(
