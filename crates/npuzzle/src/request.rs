@@ -889,10 +889,16 @@ impl Core {
             a.solutions = all;
             return Ok(a);
         }
-        // Databases given for the usual 6x6 goal on a bigger board (or another goal) are
-        // the anytime solver's, for its last region; others are this board's.
+        // Databases given for the usual 6x6 goal on a bigger board (or another goal), or
+        // for the usual goal of a board of this size that the anytime solver ranks whole
+        // (7x7) on a board of another goal, are the anytime solver's; others are this
+        // board's.
+        let anytimes = |h: &PdbHeuristic| {
+            *h.goal() == region_goal()
+                || (whole_pdbs(board.size()) && *h.goal() == Board::solved(board.size()))
+        };
         let (given, region_given) = match request.pdbs.clone() {
-            Some((_, h)) if *h.goal() != goal && *h.goal() == region_goal() => (None, vec![h]),
+            Some((_, h)) if *h.goal() != goal && anytimes(&h) => (None, vec![h]),
             g => (g, Vec::new()),
         };
         let wants_pdb = request.pdb.is_some() || given.is_some();

@@ -378,6 +378,20 @@ fn the_request_ranks_a_7x7_board_whole_with_time_enough() {
         .answer(&start, &at(Duration::from_millis(500)))
         .unwrap();
     assert_eq!(a.report.heuristic.as_deref(), Some("linear-conflict beam"));
+    // Given with the request (as Python gives them) on a 7x7 board of another goal, they
+    // rank it whole at any limit.
+    let other = uniform(&goal, &mut Rng::new(60));
+    let start = uniform(&other, &mut Rng::new(62));
+    let given = Request {
+        goal: Some(other.clone()),
+        pdbs: Some(("small".into(), Arc::new(small_7x7()))),
+        ..at(Duration::from_millis(500))
+    };
+    let a = Core::new(Sources::default())
+        .answer(&start, &given)
+        .unwrap();
+    assert_eq!(a.report.heuristic.as_deref(), Some("pattern-database beam"));
+    assert!(reaches(&start, &a.moves, &other));
 }
 
 /// Databases in the folder that cannot be read within a quarter of the time limit (here a
