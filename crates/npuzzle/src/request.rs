@@ -444,7 +444,7 @@ impl Core {
     /// The database of `tiles` for `goal` from the folder, if there and sound (a note
     /// says why one there is not used, and `then` what happens instead).
     fn load_pdb(&self, goal: &Board, tiles: &[u8], then: &str) -> Option<PatternDb> {
-        let path = self.sources.pdb_dir.as_ref()?.join(file_name(goal, tiles));
+        let path = self.pdb_path(goal, tiles)?;
         if std::fs::symlink_metadata(&path).is_err() {
             return None;
         }
@@ -455,6 +455,12 @@ impl Core {
                 None
             }
         }
+    }
+
+    /// Where the database of `tiles` for `goal` is kept in the database folder, if there
+    /// is one.
+    fn pdb_path(&self, goal: &Board, tiles: &[u8]) -> Option<PathBuf> {
+        Some(self.sources.pdb_dir.as_ref()?.join(file_name(goal, tiles)))
     }
 
     /// The databases of partition `spec` for `goal`: each loaded, or built (and saved)
@@ -577,31 +583,14 @@ impl Core {
             .time_limit
             .unwrap_or(Duration::from_secs_f64(search::ANYTIME_SECONDS));
         let deadline = Instant::now() + time.mul_f64(WARM_SHARE);
-        if whole_pdbs(board.size()) && limits.time_limit.is_some_and(|t| t >= WHOLE_PDBS_FROM) {
-            let goal = Board::solved(board.size());
-            if self.pdbs_at_hand(&goal) || self.warm_pdbs(&goal, deadline) {
+        for (goal, read) in anytime_sets(board.size(), limits.time_limit) {
+            if self.pdbs_at_hand(&goal) || (read && self.warm_pdbs(&goal, deadline)) {
                 if let Ok(Some((_, h))) = self.pdbs_for(&goal, None, limits, 0.0) {
                     return vec![h];
                 }
             }
         }
-        // (Where the last region is less than half the board the solver leaves them out.)
-        if search::region_for(board.size()) != Some(region_goal().size()) {
-            return vec![];
-        }
-        let goal = region_goal();
-        // (Without a limit the anytime solver takes a second: time enough to read them.)
-        let read = limits.time_limit.is_none_or(|t| t >= REGION_PDBS_FROM);
-        let usable = self.pdbs_at_hand(&goal) || (read && self.warm_pdbs(&goal, deadline));
-        if !usable {
-            return vec![];
-        }
-        self.pdbs_for(&goal, None, limits, 0.0)
-            .ok()
-            .flatten()
-            .map(|(_, h)| h)
-            .into_iter()
-            .collect()
+        vec![]
     }
 
     /// Whether auto's cached databases for `goal` can be read in good time: each file of
@@ -614,12 +603,13 @@ impl Core {
     /// stamp) is not read either: its check would take minutes. True when a file is
     /// missing (the open then finds no set, at once).
     fn warm_pdbs(&self, goal: &Board, deadline: Instant) -> bool {
-        let (Some(dir), Ok(parts)) = (self.sources.pdb_dir.as_ref(), partition(goal, "auto"))
-        else {
+        let Ok(parts) = partition(goal, "auto") else {
             return true;
         };
         for tiles in &parts {
-            let path = dir.join(file_name(goal, tiles));
+            let Some(path) = self.pdb_path(goal, tiles) else {
+                return true;
+            };
             if !path.exists() {
                 return true;
             }
@@ -645,7 +635,7 @@ impl Core {
                      time limit (a cold disk?): this board goes without them; what was read \
                      stays cached for the next (npuzzle pdb verify reads them all)",
                     goal.size(),
-                    dir.display(),
+                    path.parent().unwrap_or(&path).display(),
                     WARM_SHARE * 100.0,
                 ));
                 return false;
@@ -1314,6 +1304,41 @@ pub const WHOLE_PDBS_FROM: Duration = Duration::from_secs(5);
 /// given time ([`WHOLE_PDBS_FROM`]): 7x7 (the default 7x7 partition, five tiles a group).
 pub fn whole_pdbs(size: Size) -> bool {
     (size.width(), size.height()) == (7, 7)
+}
+
+/// The database sets the anytime solver may rank a board of `size` by within
+/// `time_limit` (none: [`search::ANYTIME_SECONDS`]), best first, each with whether it may
+/// be read from the folder (else it is used only if already in memory): on 7x7 with
+/// [`WHOLE_PDBS_FROM`] or more the 7x7 set's goal (the whole board), then, where the last
+/// region is 6x6 and at least half the board (6x6 to 8x8, 12x6), the 6x6 set's
+/// ([`region_goal`]), read only with [`REGION_PDBS_FROM`] or more. `bench` and `serve`
+/// load what this names ahead.
+///
+/// ```
+/// use npuzzle::request::anytime_sets;
+/// use std::time::Duration;
+/// let seven = "7x7".parse().unwrap();
+/// let sets = anytime_sets(seven, Some(Duration::from_secs(10)));
+/// assert_eq!(sets.len(), 2);
+/// assert_eq!(sets[0].0.size(), seven);
+/// // At half a second only the 6x6 set, and only if already in memory.
+/// let sets = anytime_sets(seven, Some(Duration::from_millis(500)));
+/// assert_eq!(sets.len(), 1);
+/// assert!(!sets[0].1);
+/// assert!(anytime_sets("10x10".parse().unwrap(), None).is_empty());
+/// ```
+pub fn anytime_sets(size: Size, time_limit: Option<Duration>) -> Vec<(Board, bool)> {
+    let mut sets = Vec::new();
+    if whole_pdbs(size) && time_limit.is_some_and(|t| t >= WHOLE_PDBS_FROM) {
+        sets.push((Board::solved(size), true));
+    }
+    let region = region_goal();
+    if search::region_for(size) == Some(region.size()) {
+        // (Without a limit the anytime solver takes a second: time enough to read them.)
+        let read = time_limit.is_none_or(|t| t >= REGION_PDBS_FROM);
+        sets.push((region, read));
+    }
+    sets
 }
 
 /// The share of a board's time limit the anytime solver's databases may take to be read

@@ -181,12 +181,13 @@ fn a_cancelled_anytime_search_still_answers_or_says_why() {
     ));
 }
 
-/// Small databases for the usual 6x6 goal (groups of three tiles in goal order), which
-/// the anytime solver's last 6x6 region is ranked by when given.
-fn small_6x6() -> npuzzle::heuristic::pdb::PdbHeuristic {
+/// Small databases for the usual goal of a `side` x `side` board (groups of three tiles in
+/// goal order): on 6x6 they rank the anytime solver's last 6x6 region when given, on 7x7 a
+/// 7x7 board whole.
+fn small_set(side: usize) -> npuzzle::heuristic::pdb::PdbHeuristic {
     use npuzzle::heuristic::pdb::{PatternDb, PdbHeuristic};
-    let goal = Board::solved("6x6".parse().unwrap());
-    let tiles: Vec<u8> = (1..36).collect();
+    let goal = Board::solved(Size::square(side).unwrap());
+    let tiles: Vec<u8> = (1..(side * side) as u8).collect();
     let dbs = tiles
         .chunks(3)
         .map(|t| PatternDb::build(&goal, t, &Limits::default(), 0, &mut |_| {}).unwrap())
@@ -197,7 +198,7 @@ fn small_6x6() -> npuzzle::heuristic::pdb::PdbHeuristic {
 #[test]
 fn anytime_with_databases_reaches_the_goal_with_a_sound_bound() {
     use npuzzle::search::anytime_with_databases;
-    let dbs = small_6x6();
+    let dbs = small_set(6);
     let mut rng = Rng::new(46);
     // Boards whose last region is 6x6 (the databases rank it) and boards whose is not.
     for (shape, fits) in [
@@ -256,26 +257,13 @@ fn anytime_with_databases_reaches_the_goal_with_a_sound_bound() {
     }
 }
 
-/// Small databases for the usual 7x7 goal (groups of three tiles in goal order), which
-/// rank a 7x7 board whole when given.
-fn small_7x7() -> npuzzle::heuristic::pdb::PdbHeuristic {
-    use npuzzle::heuristic::pdb::{PatternDb, PdbHeuristic};
-    let goal = Board::solved("7x7".parse().unwrap());
-    let tiles: Vec<u8> = (1..49).collect();
-    let dbs = tiles
-        .chunks(3)
-        .map(|t| PatternDb::build(&goal, t, &Limits::default(), 0, &mut |_| {}).unwrap())
-        .collect();
-    PdbHeuristic::new(&goal, dbs).unwrap()
-}
-
 /// Databases of a board's own size rank the whole board in one beam (no lines first):
 /// the answer reaches the goal, the report says databases ranked it, and on the usual goal
 /// the databases' estimate is part of the proven bound; a bigger board leaves them out.
 #[test]
 fn databases_of_the_boards_size_rank_it_whole() {
     use npuzzle::search::anytime_with_databases;
-    let dbs = small_7x7();
+    let dbs = small_set(7);
     let mut rng = Rng::new(53);
     for (shape, fits) in [("7x7", true), ("8x8", false), ("7x8", false)] {
         let size: Size = shape.parse().unwrap();
@@ -313,7 +301,7 @@ fn the_request_ranks_the_last_region_by_databases_at_hand() {
     use npuzzle::request::{Core, Request, Sources};
     let region = Board::solved("6x6".parse().unwrap());
     let with = Core::new(Sources {
-        pdbs: vec![(region, "small".into(), Arc::new(small_6x6()))],
+        pdbs: vec![(region, "small".into(), Arc::new(small_set(6)))],
         ..Sources::default()
     });
     let without = Core::new(Sources::default());
@@ -352,7 +340,7 @@ fn the_request_ranks_a_7x7_board_whole_with_time_enough() {
     use npuzzle::request::{Core, Request, Sources, WHOLE_PDBS_FROM};
     let goal = Board::solved("7x7".parse().unwrap());
     let core = Core::new(Sources {
-        pdbs: vec![(goal.clone(), "small".into(), Arc::new(small_7x7()))],
+        pdbs: vec![(goal.clone(), "small".into(), Arc::new(small_set(7)))],
         ..Sources::default()
     });
     let start = uniform(&goal, &mut Rng::new(59));
@@ -384,7 +372,7 @@ fn the_request_ranks_a_7x7_board_whole_with_time_enough() {
     let start = uniform(&other, &mut Rng::new(62));
     let given = Request {
         goal: Some(other.clone()),
-        pdbs: Some(("small".into(), Arc::new(small_7x7()))),
+        pdbs: Some(("small".into(), Arc::new(small_set(7)))),
         ..at(Duration::from_millis(500))
     };
     let a = Core::new(Sources::default())

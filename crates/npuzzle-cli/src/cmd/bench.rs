@@ -280,29 +280,19 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         };
         if !heuristics.iter().any(|(g, _)| g == &goal) {
             // The fast solver uses a cached set if there is one (as `solve --algo fast`
-            // does, on 16 to 25 cells) and builds none; the anytime solver a 7x7 set with
-            // time enough, and the 6x6 set for the last region (both read here, before the
-            // clock starts, so that the figures are about searching, whatever the disk).
-            // Elsewhere none is read (the 7x7 set is 1.8 GB).
-            let cells = goal.size().cells();
-            if anytime
-                && npuzzle::search::region_for(goal.size())
-                    == Some(npuzzle::request::region_goal().size())
-                && limits
-                    .time_limit
-                    .is_none_or(|t| t >= npuzzle::request::REGION_PDBS_FROM)
-            {
-                let region = npuzzle::request::region_goal();
-                core.pdbs_for(&region, None, &limits, 0.0)
-                    .map_err(crate::search_fail)?;
+            // does, on 16 to 25 cells) and builds none. The anytime solver's sets (the 7x7
+            // set from 5 s, the 6x6 set for the last region) are read here, before the clock
+            // starts, so that the figures are about searching whatever the disk; elsewhere
+            // none is read (the 7x7 set is 1.8 GB).
+            if anytime {
+                for (set, read) in npuzzle::request::anytime_sets(goal.size(), limits.time_limit) {
+                    if read {
+                        core.pdbs_for(&set, None, &limits, 0.0)
+                            .map_err(crate::search_fail)?;
+                    }
+                }
             }
-            let used = (16..npuzzle::search::FAST_FROM).contains(&cells)
-                || (anytime
-                    && npuzzle::request::whole_pdbs(goal.size())
-                    && limits
-                        .time_limit
-                        .is_some_and(|t| t >= npuzzle::request::WHOLE_PDBS_FROM));
-            let h = if fast && !used {
+            let h = if fast && !(16..npuzzle::search::FAST_FROM).contains(&goal.size().cells()) {
                 None
             } else if fast {
                 core.pdbs_for(&goal, None, &limits, 0.0)

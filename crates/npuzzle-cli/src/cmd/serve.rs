@@ -111,23 +111,20 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             }
         }
     };
-    // The anytime solver's 6x6 databases (its last region on boards of 6x6 and more), if
-    // cached: loaded once here, never built.
+    // The anytime solver's sets, if cached (never built), loaded once here: the 6x6 set
+    // (its last region on boards of 6x6 and more; used at any limit once in memory) and,
+    // with a time limit of 5 s or more, the 7x7 set (a 7x7 board whole; 1.8 GB): those it
+    // may use on a 7x7 board within the server's limit.
     let mut pdbs = pdbs;
-    let region = Board::solved(npuzzle::Size::square(6).expect("6x6"));
-    if let Some(h) = crate::pdbs::core(dir.as_deref(), args.pdb_load).cached_pdbs(&region, "auto") {
-        crate::note!("npuzzle: 6x6 pattern databases loaded from the cache (the anytime solver's last region)");
-        pdbs.push((region, "auto".to_string(), Arc::new(h)));
-    }
-    // The 7x7 set (a 7x7 board whole, with 5 s or more), if cached and the server's time
-    // limit allows it: 1.8 GB, loaded once here.
-    let seven = Board::solved(npuzzle::Size::square(7).expect("7x7"));
-    if args.time_limit >= npuzzle::request::WHOLE_PDBS_FROM {
-        if let Some(h) =
-            crate::pdbs::core(dir.as_deref(), args.pdb_load).cached_pdbs(&seven, "auto")
+    let seven = npuzzle::Size::square(7).expect("7x7");
+    for (set, _) in npuzzle::request::anytime_sets(seven, Some(args.time_limit)) {
+        if let Some(h) = crate::pdbs::core(dir.as_deref(), args.pdb_load).cached_pdbs(&set, "auto")
         {
-            crate::note!("npuzzle: 7x7 pattern databases loaded from the cache (7x7 boards with 5 s or more)");
-            pdbs.push((seven, "auto".to_string(), Arc::new(h)));
+            let size = set.size();
+            crate::note!(
+                "npuzzle: {size} pattern databases loaded from the cache (the anytime solver's)"
+            );
+            pdbs.push((set, "auto".to_string(), Arc::new(h)));
         }
     }
     let config = npuzzle_web::Config {
