@@ -73,7 +73,9 @@ use crate::board::{Board, Size};
 use crate::error::SearchError;
 use crate::heuristic::mtm_pdb::MtmRows;
 use crate::heuristic::pdb::PdbHeuristic;
-use crate::heuristic::pdb::{build_memory, file_name, partition, Load, PatternDb, Placement};
+use crate::heuristic::pdb::{
+    build_memory, file_name, partition, partitions, Load, PatternDb, Placement, CATALOGUE_24,
+};
 use crate::heuristic::HeuristicKind;
 use crate::layered::Progress;
 use crate::limits::{resolve_threads, Limits};
@@ -471,48 +473,62 @@ impl Core {
         spec: &str,
         limits: &Limits,
     ) -> Result<PdbHeuristic, SearchError> {
-        let parts = partition(goal, spec).map_err(|e| bad("pdb", e))?;
-        let started = Instant::now();
-        let mut dbs = Vec::new();
-        for tiles in &parts {
-            let limits = Limits {
-                time_limit: limits
-                    .time_limit
-                    .map(|t| t.saturating_sub(started.elapsed())),
-                ..limits.clone()
-            };
-            let db = match self.load_pdb(goal, tiles, "rebuilding it") {
-                Some(db) => db,
-                None => {
-                    let secs = build_seconds(goal, tiles, 0);
-                    if let Some(t) = limits.time_limit.filter(|t| secs > t.as_secs_f64()) {
-                        return Err(SearchError::BuildTooLong {
-                            what: format!(
-                                "the pattern database of tiles {tiles:?} for {}",
-                                goal.size()
-                            ),
-                            seconds: secs,
-                            left: t.as_secs_f64(),
-                        });
-                    }
-                    self.build_pdb(goal, tiles, &limits, 0, false)?
-                }
-            };
-            dbs.push(db);
+        // `auto` on 5x5 is the catalogue where it is cached (the strongest), else 6-6-6-6.
+        if spec.trim() == "auto" && goal.size().cells() == 25 {
+            if let Some(h) = self.cached_pdbs(goal, CATALOGUE_24) {
+                return Ok(h);
+            }
         }
-        PdbHeuristic::new(goal, dbs).map_err(|e| bad("pdb", e))
+        let parts = partitions(goal, spec).map_err(|e| bad("pdb", e))?;
+        let started = Instant::now();
+        let mut sets = Vec::new();
+        for groups in &parts {
+            let mut dbs = Vec::new();
+            for tiles in groups {
+                let limits = Limits {
+                    time_limit: limits
+                        .time_limit
+                        .map(|t| t.saturating_sub(started.elapsed())),
+                    ..limits.clone()
+                };
+                let db = match self.load_pdb(goal, tiles, "rebuilding it") {
+                    Some(db) => db,
+                    None => {
+                        let secs = build_seconds(goal, tiles, 0);
+                        if let Some(t) = limits.time_limit.filter(|t| secs > t.as_secs_f64()) {
+                            return Err(SearchError::BuildTooLong {
+                                what: format!(
+                                    "the pattern database of tiles {tiles:?} for {}",
+                                    goal.size()
+                                ),
+                                seconds: secs,
+                                left: t.as_secs_f64(),
+                            });
+                        }
+                        self.build_pdb(goal, tiles, &limits, 0, false)?
+                    }
+                };
+                dbs.push(db);
+            }
+            sets.push(dbs);
+        }
+        PdbHeuristic::catalogue(goal, sets).map_err(|e| bad("pdb", e))
     }
 
     /// The databases of `spec` for `goal` if every one is in the folder and sound;
     /// nothing is built.
     pub fn cached_pdbs(&self, goal: &Board, spec: &str) -> Option<PdbHeuristic> {
         self.sources.pdb_dir.as_ref()?;
-        let parts = partition(goal, spec).ok()?;
-        let mut dbs = Vec::new();
-        for tiles in &parts {
-            dbs.push(self.load_pdb(goal, tiles, "not used")?);
+        let parts = partitions(goal, spec).ok()?;
+        let mut sets = Vec::new();
+        for groups in &parts {
+            let mut dbs = Vec::new();
+            for tiles in groups {
+                dbs.push(self.load_pdb(goal, tiles, "not used")?);
+            }
+            sets.push(dbs);
         }
-        PdbHeuristic::new(goal, dbs).ok()
+        PdbHeuristic::catalogue(goal, sets).ok()
     }
 
     /// The databases `auto` uses for `goal`: preloaded, else a cached set (the strongest
@@ -527,7 +543,7 @@ impl Core {
         let size = goal.size();
         let candidates: &[&str] = match (size.width(), size.height()) {
             (4, 4) => &["7-8", "6-6-3", "5-5-5"],
-            (5, 5) => &["6-6-6-6"],
+            (5, 5) => &[CATALOGUE_24, "6-6-6-6"],
             _ => &["auto"],
         };
         for spec in candidates {

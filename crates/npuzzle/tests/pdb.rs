@@ -516,3 +516,151 @@ fn pruning_repeated_positions_keeps_answers_shortest() {
         }
     }
 }
+
+/// A catalogue of partitions: every one's databases, built for the test.
+fn catalogue(goal: &Board, spec: &str) -> PdbHeuristic {
+    let limits = Limits::default();
+    let sets = npuzzle::heuristic::pdb::partitions(goal, spec)
+        .unwrap()
+        .iter()
+        .map(|groups| {
+            groups
+                .iter()
+                .map(|t| PatternDb::build(goal, t, &limits, 0, &mut |_| {}).unwrap())
+                .collect()
+        })
+        .collect();
+    PdbHeuristic::catalogue(goal, sets).unwrap()
+}
+
+#[test]
+fn catalogues_are_admissible_and_the_largest_of_their_partitions_on_every_3x3_state() {
+    let specs = [
+        "1,2,3,4/5,6,7,8",
+        "1,4,7/2,5,8,3,6",
+        "1,2,4,5/3,6,7,8",
+        "2,3/1,4,5,6,7,8",
+    ];
+    for goal in [
+        "1 2 3/4 5 6/7 8 0",
+        "0 1 2/3 4 5/6 7 8",
+        "1 2 3/4 5 0/6 7 8",
+    ] {
+        let goal: Board = goal.parse().unwrap();
+        let limits = Limits::default();
+        let singles: Vec<PdbHeuristic> = specs.iter().map(|s| catalogue(&goal, s)).collect();
+        let all = catalogue(&goal, &specs.join("+"));
+        assert_eq!(all.partitions(), 4);
+        let dist = distances(&goal);
+        let mut stronger = 0;
+        for b in all_boards(3, 3) {
+            if let Some(&d) = dist.get(&b) {
+                let e = all.estimate(&b);
+                let each: Vec<u32> = singles.iter().map(|h| h.estimate(&b)).collect();
+                assert!(e <= d, "{goal}: {b}: {e} > {d}");
+                assert_eq!(e, *each.iter().max().unwrap(), "{goal}: {b}");
+                stronger += u32::from(e > each[0]);
+            }
+        }
+        assert!(
+            stronger > 1000,
+            "{goal}: the other partitions add to the first"
+        );
+        // Every search over the catalogue agrees with the oracle, one board a depth.
+        let mut by_depth: Vec<(&Board, &u32)> = dist.iter().collect();
+        by_depth.sort_by_key(|(b, d)| (**d, b.cells().to_vec()));
+        let mut last = u32::MAX;
+        for (b, &d) in by_depth {
+            if d == last {
+                continue;
+            }
+            last = d;
+            let one = idastar_pdb(b, &goal, &all, &limits).unwrap();
+            let two = idastar_pdb_parallel(b, &goal, &all, &limits, 2).unwrap();
+            assert_eq!(one.len() as u32, d, "{goal}: {b}");
+            assert_eq!(two.len() as u32, d, "{goal}: {b}");
+            assert!(reaches(b, &one.moves, &goal) && reaches(b, &two.moves, &goal));
+        }
+    }
+}
+
+#[test]
+fn a_catalogue_of_4x4_partitions_finds_shortest_answers_with_fewer_nodes() {
+    let limits = Limits::default();
+    let goal = Board::solved("4x4".parse().unwrap());
+    let one = catalogue(&goal, "5-5-5");
+    let two = catalogue(&goal, "5-5-5 + 1,2,3,4,8/5,6,7,9,10/11,12,13,14,15");
+    let mut rng = npuzzle::scramble::Rng::new(5);
+    let (mut nodes_one, mut nodes_two) = (0, 0);
+    for _ in 0..12 {
+        let (start, _) = npuzzle::scramble::walk(&goal, 90, &mut rng);
+        let a = idastar_pdb(&start, &goal, &one, &limits).unwrap();
+        let b = idastar_pdb(&start, &goal, &two, &limits).unwrap();
+        let plain = idastar(&start, &goal, HeuristicKind::LinearConflict, &limits).unwrap();
+        assert_eq!(b.len(), plain.len(), "{start}");
+        assert_eq!(a.len(), plain.len(), "{start}");
+        assert!(reaches(&start, &b.moves, &goal));
+        assert!(two.estimate(&start) >= one.estimate(&start));
+        nodes_one += a.stats.expanded;
+        nodes_two += b.stats.expanded;
+    }
+    assert!(nodes_two < nodes_one, "{nodes_two} >= {nodes_one}");
+}
+
+#[test]
+fn catalogue_specs_are_checked() {
+    let five: Board = Board::solved("5x5".parse().unwrap());
+    let four: Board = Board::solved("4x4".parse().unwrap());
+    use npuzzle::heuristic::pdb::{partition, partitions, CATALOGUE_24};
+    let c = partitions(&five, CATALOGUE_24).unwrap();
+    assert_eq!(c.len(), 4);
+    assert_eq!(c[0], partition(&five, "6-6-6-6").unwrap());
+    for p in &c {
+        let mut tiles: Vec<u8> = p.iter().flatten().copied().collect();
+        tiles.sort();
+        assert_eq!(tiles, (1..25).collect::<Vec<u8>>(), "every tile once");
+        assert!(p.iter().all(|g| g.len() == 6));
+    }
+    // Korf's goal (blank first): turned as the presets are.
+    let korf: Board = "0 1 2 3 4/5 6 7 8 9/10 11 12 13 14/15 16 17 18 19/20 21 22 23 24"
+        .parse()
+        .unwrap();
+    assert_eq!(
+        partitions(&korf, CATALOGUE_24).unwrap()[0],
+        partition(&korf, "6-6-6-6").unwrap()
+    );
+    assert!(partitions(&four, CATALOGUE_24).unwrap_err().contains("5x5"));
+    assert!(partition(&five, CATALOGUE_24)
+        .unwrap_err()
+        .contains("catalogue"));
+    assert!(partitions(&four, "7-8 + ").unwrap_err().contains("'+'"));
+    let too_many = ["5-5-5"; 5].join("+");
+    let limits = Limits::default();
+    let sets: Vec<Vec<PatternDb>> = partitions(
+        &Board::solved("2x2".parse().unwrap()),
+        "1/2,3+1,2/3+1,3/2+3/1,2+2/1,3",
+    )
+    .unwrap()
+    .iter()
+    .map(|g| {
+        g.iter()
+            .map(|t| {
+                PatternDb::build(
+                    &Board::solved("2x2".parse().unwrap()),
+                    t,
+                    &limits,
+                    1,
+                    &mut |_| {},
+                )
+                .unwrap()
+            })
+            .collect()
+    })
+    .collect();
+    let err = PdbHeuristic::catalogue(&Board::solved("2x2".parse().unwrap()), sets).unwrap_err();
+    assert!(err.contains("expected 1 to 4 partitions, found 5"), "{err}");
+    assert!(
+        partitions(&four, &too_many).is_ok(),
+        "the count is checked where the databases meet"
+    );
+}

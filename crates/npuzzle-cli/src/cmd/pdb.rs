@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args as ClapArgs, Subcommand};
 use npuzzle::error::human_bytes;
-use npuzzle::heuristic::pdb::{partition, Load, PatternDb, PdbInfo};
+use npuzzle::heuristic::pdb::{partitions, Load, PatternDb, PdbInfo};
 use npuzzle::Board;
 
 use crate::opts::{parse_size, LimitOpts};
@@ -26,7 +26,7 @@ pub struct Args {
 pub enum Action {
     /// Build (or rebuild) the databases of a partition.
     #[command(
-        after_help = "Examples:\n  npuzzle pdb build --size 4x4 --pdb 7-8\n  npuzzle pdb build --size 4x4 --goal \"0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15\"\n  npuzzle pdb build --size 3x3 --pdb \"1,2,3,4/5,6,7,8\""
+        after_help = "Examples:\n  npuzzle pdb build --size 4x4 --pdb 7-8\n  npuzzle pdb build --size 4x4 --goal \"0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15\"\n  npuzzle pdb build --size 3x3 --pdb \"1,2,3,4/5,6,7,8\"\n  npuzzle pdb build --size 5x5 --pdb 6-6-6-6x4   (the 24-puzzle catalogue: 12 tables, 1.5 GB)"
     )]
     Build {
         /// Board size as WxH.
@@ -35,7 +35,8 @@ pub enum Action {
         /// The goal [default: tiles in order, blank last].
         #[arg(long, value_name = "BOARD")]
         goal: Option<String>,
-        /// Partition: 7-8, 6-6-3, 5-5-5 (4x4), 6-6-6-6 (5x5), auto, or "1,2,3/4,5,6".
+        /// Partition: 7-8, 6-6-3, 5-5-5 (4x4), 6-6-6-6 or the catalogue 6-6-6-6x4 (5x5),
+        /// auto, or "1,2,3/4,5,6"; partitions joined by "+" build all their databases.
         #[arg(long, default_value = "auto")]
         pdb: String,
         /// Rebuild even when a sound file exists.
@@ -121,8 +122,14 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             if metric == npuzzle::sequence::Metric::Mtm {
                 return build_mtm(&dir, &goal, force, threads, &limits.limits(), out);
             }
-            let parts = partition(&goal, &pdb).map_err(|e| Fail::input(format!("--pdb: {e}")))?;
-            for tiles in &parts {
+            let parts = partitions(&goal, &pdb).map_err(|e| Fail::input(format!("--pdb: {e}")))?;
+            let mut groups: Vec<&Vec<u8>> = Vec::new();
+            for tiles in parts.iter().flatten() {
+                if !groups.contains(&tiles) {
+                    groups.push(tiles);
+                }
+            }
+            for tiles in groups {
                 let path = dir.join(file_name(&goal, tiles));
                 if !force
                     && path.exists()

@@ -127,8 +127,10 @@ pub const MAX_REGION_SETS: usize = 2;
 /// reflected.
 struct Lookup<'a> {
     h: &'a PdbHeuristic,
-    /// 0: the board as it is; 1: reflected.
+    /// Which of the set's lookups (see `PdbHeuristic::side_dbs`).
     side: usize,
+    /// The databases of that lookup's partition (the others' entries stay 0).
+    dbs: std::ops::Range<usize>,
     /// Where its entries start in a position's entries.
     offset: usize,
     /// Per region tile: the database its moves change (NONE: none).
@@ -203,7 +205,11 @@ impl RegionDbs<'_> {
         let mut vals = Vec::with_capacity(self.width);
         for l in &self.lookups {
             for d in 0..l.h.dbs.len() {
-                vals.push(self.entry(&at, l, d));
+                vals.push(if l.dbs.contains(&d) {
+                    self.entry(&at, l, d)
+                } else {
+                    0
+                });
             }
         }
         vals
@@ -381,21 +387,27 @@ impl<'a> BeamSetup<'a> {
         let mut lookups = Vec::new();
         let mut width = 0;
         for h in sets.iter().take(MAX_REGION_SETS) {
-            for side in 0..2 {
-                let from = match (side, &h.mirror) {
-                    (0, _) => (0..size.cells() as u8).collect(),
-                    (_, Some((m, _))) => {
+            for (side, (dbs, reflected)) in h.side_dbs.iter().enumerate() {
+                if dbs.is_empty() {
+                    continue;
+                }
+                if lookups.len() == 2 * MAX_REGION_SETS {
+                    break;
+                }
+                let from = match (reflected, &h.mirror) {
+                    (true, Some((m, _))) => {
                         let mut inv = vec![0u8; m.len()];
                         for (t, &u) in m.iter().enumerate() {
                             inv[u as usize] = t as u8;
                         }
                         inv
                     }
-                    (_, None) => continue,
+                    _ => (0..size.cells() as u8).collect(),
                 };
                 lookups.push(Lookup {
                     h,
                     side,
+                    dbs: dbs.clone(),
                     offset: width,
                     owner: h.owners[side].iter().map(|o| o.0).collect(),
                     from,

@@ -7,24 +7,43 @@ use super::fsm::{Fsm, State};
 use super::passes::{deepen, weigh, weighted_bound, Bound, Pass, Passes};
 use crate::board::Board;
 use crate::error::SearchError;
-use crate::heuristic::pdb::{PdbHeuristic, Side, NONE};
+use crate::heuristic::pdb::{PdbHeuristic, Side, MAX_TILES, NONE};
 use crate::limits::{Limits, Watch};
 use crate::moves::{Direction, MoveTable};
 use crate::parity::{precheck, solution_parity};
 use crate::solution::{Solution, Stats};
 
 /// What undoing a move needs: each side's old index and entry.
-type Undo = [(u64, u32); 2];
+type Undo<const S: usize> = [(u64, u32); S];
 
 /// One move walked down to a root: the tile, the cells it left and entered, and its undo.
-type Step = (u8, usize, usize, Undo);
+type Step<const S: usize> = (u8, usize, usize, Undo<S>);
 
-struct Ida<'a> {
+/// Calls `f::<S>(args)` with `S` the number of lookups (sides) of the heuristic `h`: the
+/// search's bookkeeping is sized for them at compile time.
+macro_rules! by_sides {
+    ($h:expr, $f:ident ( $($arg:expr),* )) => {
+        match $h.side_count() {
+            2 => $f::<2>($($arg),*),
+            4 => $f::<4>($($arg),*),
+            6 => $f::<6>($($arg),*),
+            _ => $f::<8>($($arg),*),
+        }
+    };
+}
+
+struct Ida<'a, const S: usize> {
     h: &'a PdbHeuristic,
     mt: &'a MoveTable,
     cells: Vec<u8>,
     goal: &'a [u8],
-    sides: [Side; 2],
+    /// Per shared lookup (see `PdbHeuristic::shared`): its tiles' cells, index and entry.
+    look: Vec<Look>,
+    /// Per side: the sum of its lookups' entries.
+    sums: [u32; S],
+    /// Per tile: the shared lookups that hold it (a fixed number of slots, unused ones with
+    /// the database NONE, so that the loops over them have a length known when compiled).
+    tiles: Vec<[TileLook; S]>,
     path: Vec<Direction>,
     stats: Stats,
     b: Bound,
@@ -41,7 +60,28 @@ struct Ida<'a> {
     fsm: &'a Fsm,
 }
 
-impl<'a> Ida<'a> {
+/// One shared lookup holding a tile: which, the tile's slot in it, the sides that count
+/// it (a bit each), the side whose cell map it uses, and its database (NONE: an unused
+/// slot).
+#[derive(Clone, Copy)]
+struct TileLook {
+    l: u8,
+    slot: u8,
+    sides: u8,
+    map: u8,
+    db: u8,
+}
+
+/// One shared lookup's bookkeeping: the cells of its tiles (as its database sees them),
+/// their index and the entry there.
+#[derive(Clone, Copy)]
+struct Look {
+    pos: [u8; MAX_TILES],
+    idx: u64,
+    val: u32,
+}
+
+impl<'a, const S: usize> Ida<'a, S> {
     /// A search state at `cells` (row-major, 0 the blank).
     fn new(
         h: &'a PdbHeuristic,
@@ -49,13 +89,57 @@ impl<'a> Ida<'a> {
         cells: &[u8],
         goal: &'a [u8],
         watch: Watch,
-    ) -> Ida<'a> {
+    ) -> Ida<'a, S> {
+        let sides: Vec<Side> = h.sides(&PdbHeuristic::cell_of(cells));
+        let look = h
+            .shared
+            .iter()
+            .map(|sh| {
+                let side = &sides[sh.side];
+                Look {
+                    pos: side.pos[sh.db],
+                    idx: side.idx[sh.db],
+                    val: side.val[sh.db],
+                }
+            })
+            .collect();
+        let mut sums = [0u32; S];
+        for (s, side) in sides.iter().enumerate() {
+            sums[s] = side.sum;
+        }
+        let unused = TileLook {
+            l: 0,
+            slot: 0,
+            sides: 0,
+            map: 0,
+            db: NONE,
+        };
+        let tiles = h
+            .tile_shared
+            .iter()
+            .map(|list| {
+                let mut e = [unused; S];
+                for (k, &(l, slot)) in list.iter().enumerate() {
+                    let sh = &h.shared[l as usize];
+                    e[k] = TileLook {
+                        l,
+                        slot,
+                        sides: sh.sides,
+                        map: sh.side as u8,
+                        db: sh.db as u8,
+                    };
+                }
+                e
+            })
+            .collect();
         Ida {
             h,
             mt,
             cells: cells.to_vec(),
             goal,
-            sides: h.sides(&PdbHeuristic::cell_of(cells)),
+            look,
+            sums,
+            tiles,
             path: Vec::new(),
             stats: Stats::default(),
             b: Bound::new(),
@@ -76,61 +160,81 @@ impl<'a> Ida<'a> {
 
     #[inline(always)]
     fn h(&self) -> u32 {
-        self.sides[0].sum.max(self.sides[1].sum)
+        self.sums.iter().copied().max().unwrap_or(0)
     }
 
-    /// The indices each side's entry for `tile` would take with the tile moved to cell
-    /// `to` (0 where the tile has none), computed from the current ones by the change in
-    /// index, without moving it; asks the processor to fetch the entries. Doing this for
-    /// every child before reading any lets the table reads of siblings overlap instead of
-    /// waiting in turn.
+    /// The indices each shared lookup holding `tile` would take with the tile moved to
+    /// cell `to` (in the order of `PdbHeuristic::tile_shared`), computed from the current
+    /// ones by the change in index, without moving it; asks the processor to fetch the
+    /// entries. Doing this for every child before reading any lets the table reads of
+    /// siblings overlap instead of waiting in turn.
     #[inline(always)]
-    fn fetch(&self, tile: u8, to: usize) -> [u64; 2] {
-        let mut out = [0u64; 2];
-        for (s, side) in self.sides.iter().enumerate() {
-            let (d, i) = self.h.owners[s][tile as usize];
-            if d != NONE {
-                let (d, i) = (d as usize, i as usize);
-                let db = &self.h.dbs[d];
-                let pos = &side.pos[d][..db.tiles().len()];
-                let to = self.h.cell_maps[s][to];
-                out[s] = side.idx[d].wrapping_add_signed(db.placement().delta(pos, i, to));
-                db.prefetch(out[s]);
+    fn fetch(&self, tile: u8, to: usize) -> [u64; S] {
+        let mut out = [0u64; S];
+        let tl = &self.tiles[tile as usize];
+        for k in 0..S {
+            let e = tl[k];
+            if e.db == NONE {
+                continue;
             }
+            let db = &self.h.dbs[e.db as usize];
+            let lk = &self.look[e.l as usize];
+            let to = self.h.cell_maps[e.map as usize][to];
+            let pos = &lk.pos[..db.tiles().len()];
+            out[k] = lk
+                .idx
+                .wrapping_add_signed(db.placement().delta(pos, e.slot as usize, to));
+            db.prefetch(out[k]);
         }
         out
     }
 
-    /// The estimate after moving `tile` whose new indices are `idx`, and each side's new
-    /// entry.
+    /// The estimate after moving `tile` whose new indices are `idx`, and each of its
+    /// lookups' new entry.
     #[inline(always)]
-    fn peek(&self, tile: u8, idx: [u64; 2]) -> (u32, [u32; 2]) {
-        let mut vals = [0u32; 2];
-        let mut sums = [self.sides[0].sum, self.sides[1].sum];
-        for (s, side) in self.sides.iter().enumerate() {
-            let (d, _) = self.h.owners[s][tile as usize];
-            if d != NONE {
-                let v = self.h.dbs[d as usize].at(idx[s]) as u32;
-                vals[s] = v;
-                sums[s] = sums[s] + v - side.val[d as usize];
+    fn peek(&self, tile: u8, idx: [u64; S]) -> (u32, [u32; S]) {
+        let mut vals = [0u32; S];
+        let mut sums = self.sums;
+        let tl = &self.tiles[tile as usize];
+        for k in 0..S {
+            let e = tl[k];
+            if e.db == NONE {
+                continue;
+            }
+            let v = self.h.dbs[e.db as usize].at(idx[k]) as u32;
+            vals[k] = v;
+            let old = self.look[e.l as usize].val;
+            let mut m = e.sides;
+            while m != 0 {
+                let s = m.trailing_zeros() as usize;
+                sums[s] = sums[s] + v - old;
+                m &= m - 1;
             }
         }
-        (sums[0].max(sums[1]), vals)
+        (sums.iter().copied().max().unwrap_or(0), vals)
     }
 
     /// Moves `tile` to cell `to` in the bookkeeping, given its new indices and entries.
     #[inline(always)]
-    fn apply(&mut self, tile: u8, to: usize, idx: [u64; 2], vals: [u32; 2]) -> Undo {
-        let mut undo = [(0u64, 0u32); 2];
-        for (s, side) in self.sides.iter_mut().enumerate() {
-            let (d, i) = self.h.owners[s][tile as usize];
-            if d != NONE {
-                let (d, i) = (d as usize, i as usize);
-                side.pos[d][i] = self.h.cell_maps[s][to];
-                undo[s] = (side.idx[d], side.val[d]);
-                side.idx[d] = idx[s];
-                side.sum = side.sum + vals[s] - side.val[d];
-                side.val[d] = vals[s];
+    fn apply(&mut self, tile: u8, to: usize, idx: [u64; S], vals: [u32; S]) -> Undo<S> {
+        let mut undo = [(0u64, 0u32); S];
+        let tl = self.tiles[tile as usize];
+        for k in 0..S {
+            let e = tl[k];
+            if e.db == NONE {
+                continue;
+            }
+            let lk = &mut self.look[e.l as usize];
+            lk.pos[e.slot as usize] = self.h.cell_maps[e.map as usize][to];
+            undo[k] = (lk.idx, lk.val);
+            let old = lk.val;
+            lk.idx = idx[k];
+            lk.val = vals[k];
+            let mut m = e.sides;
+            while m != 0 {
+                let s = m.trailing_zeros() as usize;
+                self.sums[s] = self.sums[s] + vals[k] - old;
+                m &= m - 1;
             }
         }
         undo
@@ -138,7 +242,7 @@ impl<'a> Ida<'a> {
 
     /// Moves `tile` to cell `to` in the bookkeeping; returns what undoing needs.
     #[inline(always)]
-    fn shift(&mut self, tile: u8, to: usize) -> Undo {
+    fn shift(&mut self, tile: u8, to: usize) -> Undo<S> {
         let idx = self.fetch(tile, to);
         let (_, vals) = self.peek(tile, idx);
         self.apply(tile, to, idx, vals)
@@ -146,15 +250,23 @@ impl<'a> Ida<'a> {
 
     /// Undoes [`shift`](Self::shift) or [`apply`](Self::apply): `tile` goes back to `back`.
     #[inline(always)]
-    fn unshift(&mut self, tile: u8, back: usize, undo: Undo) {
-        for (s, side) in self.sides.iter_mut().enumerate() {
-            let (d, i) = self.h.owners[s][tile as usize];
-            if d != NONE {
-                let (d, i) = (d as usize, i as usize);
-                side.pos[d][i] = self.h.cell_maps[s][back];
-                side.idx[d] = undo[s].0;
-                side.sum = side.sum + undo[s].1 - side.val[d];
-                side.val[d] = undo[s].1;
+    fn unshift(&mut self, tile: u8, back: usize, undo: Undo<S>) {
+        let tl = self.tiles[tile as usize];
+        for k in 0..S {
+            let e = tl[k];
+            if e.db == NONE {
+                continue;
+            }
+            let lk = &mut self.look[e.l as usize];
+            lk.pos[e.slot as usize] = self.h.cell_maps[e.map as usize][back];
+            let now = lk.val;
+            lk.idx = undo[k].0;
+            lk.val = undo[k].1;
+            let mut m = e.sides;
+            while m != 0 {
+                let s = m.trailing_zeros() as usize;
+                self.sums[s] = self.sums[s] + undo[k].1 - now;
+                m &= m - 1;
             }
         }
     }
@@ -162,7 +274,7 @@ impl<'a> Ida<'a> {
     /// Walks the moves of `path` from the start (blank at `blank`), keeping in `undo`
     /// what [`climb`](Self::climb) needs to come back; the path becomes the search's path
     /// and the blank's cell is returned. The path must be legal.
-    fn descend(&mut self, mut blank: usize, path: &[Direction], undo: &mut Vec<Step>) -> usize {
+    fn descend(&mut self, mut blank: usize, path: &[Direction], undo: &mut Vec<Step<S>>) -> usize {
         undo.clear();
         for &d in path {
             let from = self.mt.mover(blank, d).expect("paths are checked legal");
@@ -178,7 +290,7 @@ impl<'a> Ida<'a> {
     }
 
     /// Undoes [`descend`](Self::descend): back at the start.
-    fn climb(&mut self, undo: &[Step]) {
+    fn climb(&mut self, undo: &[Step<S>]) {
         for &(tile, to, from, old) in undo.iter().rev() {
             self.unshift(tile, from, old);
             self.cells[from] = tile;
@@ -259,7 +371,7 @@ impl<'a> Ida<'a> {
         // Peek at every child first: their table reads overlap instead of waiting in turn.
         let mt = self.mt;
         let moves = mt.from(blank);
-        let mut kids = [(0usize, [0u64; 2], 0 as State); 4];
+        let mut kids = [(0usize, [0u64; S], 0 as State); 4];
         let mut count = 0;
         for (k, &(d, from)) in moves.iter().enumerate() {
             let nq = self.fsm.next(q, d);
@@ -297,7 +409,7 @@ impl<'a> Ida<'a> {
     }
 }
 
-impl Passes for Ida<'_> {
+impl<const S: usize> Passes for Ida<'_, S> {
     fn pass(&mut self, bound: u32) -> Pass {
         self.b.start(bound);
         let blank = self.cells.iter().position(|&c| c == 0).expect("a blank");
@@ -361,13 +473,13 @@ pub fn idastar_pdb(
     if prepare(start, goal, h)? {
         return Ok(finish(vec![], Stats::default(), &watch));
     }
-    let (mut paths, stats) = run_one(start, goal, h, &watch, 0, 1000)?;
+    let (mut paths, stats) = by_sides!(h, run_one(start, goal, h, &watch, 0, 1000))?;
     Ok(finish(paths.swap_remove(0), stats, &watch))
 }
 
 /// IDA* on this thread, collecting up to `want` solutions (0: stop at the first); the
 /// solutions found (one when `want` is 0) and the counters.
-fn run_one(
+fn run_one<const S: usize>(
     start: &Board,
     goal: &Board,
     h: &PdbHeuristic,
@@ -376,7 +488,7 @@ fn run_one(
     per_mille: u64,
 ) -> Result<(Vec<Vec<Direction>>, Stats), SearchError> {
     let mt = MoveTable::new(start.size());
-    let mut ida = Ida::new(h, &mt, start.cells(), goal.cells(), watch.clone());
+    let mut ida = Ida::<S>::new(h, &mt, start.cells(), goal.cells(), watch.clone());
     ida.want = want;
     if want > 0 {
         // Every shortest solution is wanted, twins included.
@@ -407,7 +519,7 @@ struct Split {
 
 /// The passes of [`idastar_pdb_parallel`]: small ones on the calling thread, the others
 /// split into a frontier that the threads take node by node.
-struct Parallel<'a> {
+struct Parallel<'a, const S: usize> {
     h: &'a PdbHeuristic,
     mt: &'a MoveTable,
     start: &'a Board,
@@ -421,8 +533,8 @@ struct Parallel<'a> {
     per_mille: u64,
 }
 
-impl<'a> Parallel<'a> {
-    fn ida(&self) -> Ida<'a> {
+impl<'a, const S: usize> Parallel<'a, S> {
+    fn ida(&self) -> Ida<'a, S> {
         let mut ida = Ida::new(
             self.h,
             self.mt,
@@ -556,7 +668,7 @@ impl<'a> Parallel<'a> {
     }
 }
 
-impl Passes for Parallel<'_> {
+impl<const S: usize> Passes for Parallel<'_, S> {
     fn pass(&mut self, bound: u32) -> Pass {
         // Small passes run on this thread: sharing out costs more than they take. (Korf's
         // 100 average 19,000 nodes an instance; most passes are far below this.)
@@ -597,7 +709,7 @@ pub fn idastar_pdb_parallel(
     limits: &Limits,
     threads: usize,
 ) -> Result<Solution, SearchError> {
-    run_weighted(start, goal, h, limits, threads, 1000)
+    by_sides!(h, run_weighted(start, goal, h, limits, threads, 1000))
 }
 
 /// Weighted IDA* with pattern databases on `threads` threads: passes bounded by
@@ -631,10 +743,10 @@ pub fn idastar_pdb_weighted(
     threads: usize,
 ) -> Result<Solution, SearchError> {
     let per_mille = super::passes::per_mille(weight, "idastar")?;
-    run_weighted(start, goal, h, limits, threads, per_mille)
+    by_sides!(h, run_weighted(start, goal, h, limits, threads, per_mille))
 }
 
-fn run_weighted(
+fn run_weighted<const S: usize>(
     start: &Board,
     goal: &Board,
     h: &PdbHeuristic,
@@ -647,11 +759,11 @@ fn run_weighted(
         return Ok(finish(vec![], Stats::default(), &watch));
     }
     if threads <= 1 {
-        let (mut paths, stats) = run_one(start, goal, h, &watch, 0, per_mille)?;
+        let (mut paths, stats) = run_one::<S>(start, goal, h, &watch, 0, per_mille)?;
         return Ok(finish(paths.swap_remove(0), stats, &watch));
     }
     let mt = MoveTable::new(start.size());
-    let mut par = Parallel {
+    let mut par = Parallel::<S> {
         h,
         mt: &mt,
         start,
@@ -705,7 +817,7 @@ pub fn idastar_pdb_all(
     if prepare(start, goal, h)? {
         return Ok((vec![vec![]], Stats::default()));
     }
-    let (found, mut stats) = run_one(start, goal, h, &watch, max.max(1), 1000)?;
+    let (found, mut stats) = by_sides!(h, run_one(start, goal, h, &watch, max.max(1), 1000))?;
     stats.elapsed = watch.elapsed();
     Ok((found, stats))
 }
@@ -793,8 +905,19 @@ pub fn pass_frontier(
             ..Frontier::default()
         });
     }
+    by_sides!(h, frontier_in(start, goal, h, bound, min_paths, &watch))
+}
+
+fn frontier_in<const S: usize>(
+    start: &Board,
+    goal: &Board,
+    h: &PdbHeuristic,
+    bound: u32,
+    min_paths: usize,
+    watch: &Watch,
+) -> Result<Frontier, SearchError> {
     let mt = MoveTable::new(start.size());
-    let mut root = Ida::new(h, &mt, start.cells(), goal.cells(), watch.clone());
+    let mut root = Ida::<S>::new(h, &mt, start.cells(), goal.cells(), watch.clone());
     let mut paths = Vec::new();
     for levels in 1..=bound.max(1) {
         paths.clear();
@@ -844,6 +967,17 @@ pub fn pass_subtrees(
             ..SubtreePass::default()
         });
     }
+    by_sides!(h, subtrees_in(start, goal, h, bound, paths, &watch))
+}
+
+fn subtrees_in<const S: usize>(
+    start: &Board,
+    goal: &Board,
+    h: &PdbHeuristic,
+    bound: u32,
+    paths: &[Vec<Direction>],
+    watch: &Watch,
+) -> Result<SubtreePass, SearchError> {
     let mt = MoveTable::new(start.size());
     let fsm = Fsm::for_cells(start.size().cells());
     // Each root's machine state, found while its path is checked.
@@ -872,7 +1006,7 @@ pub fn pass_subtrees(
         }
         states.push(state);
     }
-    let mut ida = Ida::new(h, &mt, start.cells(), goal.cells(), watch.clone());
+    let mut ida = Ida::<S>::new(h, &mt, start.cells(), goal.cells(), watch.clone());
     let mut next = u32::MAX;
     let mut undo = Vec::new();
     for (i, path) in paths.iter().enumerate() {

@@ -1,5 +1,6 @@
 //! The additive heuristic: the sum of disjoint pattern databases, and the same sum on the
-//! board reflected about the main diagonal where the goal allows.
+//! board reflected about the main diagonal where the goal allows; with several partitions,
+//! the largest of all their sums.
 
 use super::{PatternDb, MAX_TILES};
 use crate::board::Board;
@@ -7,8 +8,14 @@ use crate::board::Board;
 /// No database: the owner of a tile that no pattern holds.
 pub(crate) const NONE: u8 = u8::MAX;
 
+/// The most lookups (sides) one heuristic makes: four partitions, each on the board as it
+/// is and reflected.
+pub const MAX_SIDES: usize = 8;
+
 /// The sum of disjoint pattern databases, and, where the goal allows it, the same sum on
 /// the board reflected about the main diagonal; the larger of the two (Korf & Felner).
+/// Several partitions of the same goal may be combined ([`PdbHeuristic::catalogue`]): the
+/// estimate is then the largest sum over every partition and its reflection.
 ///
 /// Reflection needs a square board whose goal has the blank on the main diagonal: then
 /// the reflected board (cell `(r, c)` to `(c, r)`, each tile renamed to the goal's tile at
@@ -17,45 +24,77 @@ pub(crate) const NONE: u8 = u8::MAX;
 #[derive(Debug)]
 pub struct PdbHeuristic {
     pub(crate) goal: Board,
+    /// Every partition's databases, partition after partition.
     pub(crate) dbs: Vec<PatternDb>,
-    /// Per side (0 regular, 1 reflected), for each tile of the board: the database and
-    /// slot its lookup changes, or NONE (side 1 is all NONE without reflection).
-    pub(crate) owners: [Vec<(u8, u8)>; 2],
-    /// Per side, each cell's image (identity for side 0).
-    pub(crate) cell_maps: [Vec<u8>; 2],
+    /// Per side (a partition, as it is or reflected), for each tile of the board: the
+    /// database (an index into `dbs`) and slot its lookup changes, or NONE.
+    pub(crate) owners: Vec<Vec<(u8, u8)>>,
+    /// Per side, each cell's image (the identity for a side on the board as it is).
+    pub(crate) cell_maps: Vec<Vec<u8>>,
+    /// Per side: the range of `dbs` its partition holds, and whether it is reflected.
+    pub(crate) side_dbs: Vec<(std::ops::Range<usize>, bool)>,
     /// Reflection: tile renaming and cell map, if the goal allows.
     pub(crate) mirror: Option<(Vec<u8>, Vec<u8>)>,
+    /// How many partitions.
+    parts: usize,
+    /// The distinct lookups of all sides: lookups of different sides over the same tiles
+    /// of the board (a partition's group reflected and another's as it is) give the same
+    /// entries, and are made once.
+    pub(crate) shared: Vec<Shared>,
+    /// Per tile of the board: the shared lookups that hold it, and its slot in each.
+    pub(crate) tile_shared: Vec<Vec<(u8, u8)>>,
+}
+
+/// One distinct lookup: a database, on the board as it is or reflected, and the sides whose
+/// sums count it.
+#[derive(Debug)]
+pub(crate) struct Shared {
+    /// The database (an index into `dbs`).
+    pub(crate) db: usize,
+    /// The side it was first met on (whose owners and cell map it uses).
+    pub(crate) side: usize,
+    /// Bit s set: side s counts it.
+    pub(crate) sides: u8,
 }
 
 impl PdbHeuristic {
     /// Combines databases built for `goal` over disjoint patterns.
+    ///
+    /// ```
+    /// use npuzzle::heuristic::pdb::{PatternDb, PdbHeuristic};
+    /// use npuzzle::{Board, Limits};
+    /// let goal = Board::solved("3x3".parse().unwrap());
+    /// let lim = Limits::default();
+    /// let a = PatternDb::build(&goal, &[1, 2, 3, 4], &lim, 1, &mut |_| {}).unwrap();
+    /// let b = PatternDb::build(&goal, &[5, 6, 7, 8], &lim, 1, &mut |_| {}).unwrap();
+    /// let h = PdbHeuristic::new(&goal, vec![a, b]).unwrap();
+    /// assert_eq!(h.estimate(&goal), 0);
+    /// ```
     pub fn new(goal: &Board, dbs: Vec<PatternDb>) -> Result<PdbHeuristic, String> {
+        Self::catalogue(goal, vec![dbs])
+    }
+
+    /// Combines several partitions of `goal`'s tiles, each a list of databases over
+    /// disjoint patterns: the estimate is the largest of their sums (and their
+    /// reflections' where the goal allows). At most four partitions (with reflection, eight
+    /// lookups: [`MAX_SIDES`]).
+    ///
+    /// ```
+    /// use npuzzle::heuristic::pdb::{PatternDb, PdbHeuristic};
+    /// use npuzzle::{Board, Limits};
+    /// let goal = Board::solved("3x3".parse().unwrap());
+    /// let lim = Limits::default();
+    /// let db = |t: &[u8]| PatternDb::build(&goal, t, &lim, 1, &mut |_| {}).unwrap();
+    /// let rows = vec![db(&[1, 2, 3, 4]), db(&[5, 6, 7, 8])];
+    /// let cols = vec![db(&[1, 4, 7]), db(&[2, 5, 8, 3, 6])];
+    /// let one = PdbHeuristic::new(&goal, vec![db(&[1, 2, 3, 4]), db(&[5, 6, 7, 8])]).unwrap();
+    /// let both = PdbHeuristic::catalogue(&goal, vec![rows, cols]).unwrap();
+    /// let board: Board = "8 7 6/5 4 3/2 1 0".parse().unwrap();
+    /// assert!(both.estimate(&board) >= one.estimate(&board));
+    /// assert_eq!(both.partitions(), 2);
+    /// ```
+    pub fn catalogue(goal: &Board, parts: Vec<Vec<PatternDb>>) -> Result<PdbHeuristic, String> {
         let n = goal.cells().len();
-        let mut owner = vec![(NONE, NONE); n];
-        for (d, db) in dbs.iter().enumerate() {
-            if db.goal() != goal {
-                return Err(format!(
-                    "expected databases for goal {goal}, found one for {}",
-                    db.goal()
-                ));
-            }
-            for (i, &t) in db.tiles().iter().enumerate() {
-                if owner[t as usize].0 != NONE {
-                    return Err(format!("expected disjoint patterns, found tile {t} in two"));
-                }
-                owner[t as usize] = (d as u8, i as u8);
-            }
-        }
-        for db in &dbs {
-            // Without this a search would never recognise the goal.
-            if db.value(goal) != 0 {
-                return Err(format!(
-                    "expected 0 moves at the goal in the database of tiles {:?}, found {}",
-                    db.tiles(),
-                    db.value(goal)
-                ));
-            }
-        }
         let size = goal.size();
         let w = size.width();
         let mirror =
@@ -67,20 +106,104 @@ impl PdbHeuristic {
                 }
                 (tile, cell)
             });
-        let reflected_owner = match &mirror {
-            Some((tile, _)) => (0..n).map(|t| owner[tile[t] as usize]).collect(),
-            None => vec![(NONE, NONE); n],
-        };
-        let reflected_cells = match &mirror {
-            Some((_, cell)) => cell.clone(),
-            None => size.identity_cells(),
-        };
+        if parts.is_empty() || parts.len() * 2 > MAX_SIDES {
+            return Err(format!(
+                "expected 1 to {} partitions, found {}",
+                MAX_SIDES / 2,
+                parts.len()
+            ));
+        }
+        let count = parts.len();
+        let mut all = Vec::new();
+        let mut owners = Vec::new();
+        let mut cell_maps = Vec::new();
+        let mut side_dbs = Vec::new();
+        for dbs in parts {
+            let base = all.len();
+            let mut owner = vec![(NONE, NONE); n];
+            for (d, db) in dbs.iter().enumerate() {
+                if db.goal() != goal {
+                    return Err(format!(
+                        "expected databases for goal {goal}, found one for {}",
+                        db.goal()
+                    ));
+                }
+                for (i, &t) in db.tiles().iter().enumerate() {
+                    if owner[t as usize].0 != NONE {
+                        return Err(format!("expected disjoint patterns, found tile {t} in two"));
+                    }
+                    owner[t as usize] = ((base + d) as u8, i as u8);
+                }
+                // Without this a search would never recognise the goal.
+                if db.value(goal) != 0 {
+                    return Err(format!(
+                        "expected 0 moves at the goal in the database of tiles {:?}, found {}",
+                        db.tiles(),
+                        db.value(goal)
+                    ));
+                }
+            }
+            if base + dbs.len() > NONE as usize {
+                return Err(format!("expected at most {} databases, found more", NONE));
+            }
+            all.extend(dbs);
+            let range = base..all.len();
+            if let Some((tile, cell)) = &mirror {
+                owners.push(owner.clone());
+                cell_maps.push(size.identity_cells());
+                side_dbs.push((range.clone(), false));
+                owners.push((0..n).map(|t| owner[tile[t] as usize]).collect());
+                cell_maps.push(cell.clone());
+                side_dbs.push((range, true));
+            } else {
+                // A side of no databases stands for the reflection: two sides a partition.
+                owners.push(owner);
+                cell_maps.push(size.identity_cells());
+                side_dbs.push((range, false));
+                owners.push(vec![(NONE, NONE); n]);
+                cell_maps.push(size.identity_cells());
+                side_dbs.push((base..base, false));
+            }
+        }
+        // The distinct lookups: those over the same tiles of the board are one.
+        let mut shared: Vec<Shared> = Vec::new();
+        let mut keys: Vec<Vec<usize>> = Vec::new();
+        for (side, (range, _)) in side_dbs.iter().enumerate() {
+            for d in range.clone() {
+                let key: Vec<usize> = (0..n).filter(|&t| owners[side][t].0 == d as u8).collect();
+                match keys.iter().position(|k| *k == key) {
+                    Some(l) => shared[l].sides |= 1 << side,
+                    None => {
+                        keys.push(key);
+                        shared.push(Shared {
+                            db: d,
+                            side,
+                            sides: 1 << side,
+                        });
+                    }
+                }
+            }
+        }
+        let tile_shared = (0..n)
+            .map(|t| {
+                shared
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, sh)| owners[sh.side][t].0 == sh.db as u8)
+                    .map(|(l, sh)| (l as u8, owners[sh.side][t].1))
+                    .collect()
+            })
+            .collect();
         Ok(PdbHeuristic {
             goal: goal.clone(),
-            dbs,
-            owners: [owner, reflected_owner],
-            cell_maps: [size.identity_cells(), reflected_cells],
+            dbs: all,
+            owners,
+            cell_maps,
+            side_dbs,
             mirror,
+            parts: count,
+            shared,
+            tile_shared,
         })
     }
 
@@ -89,22 +212,24 @@ impl PdbHeuristic {
         self.mirror.is_some()
     }
 
+    /// How many lookups (sides) in all: two a partition.
+    pub(crate) fn side_count(&self) -> usize {
+        self.side_dbs.len()
+    }
+
+    /// How many partitions are combined (1 unless built by [`PdbHeuristic::catalogue`]).
+    pub fn partitions(&self) -> usize {
+        self.parts
+    }
+
     /// The goal the databases were built for.
     pub fn goal(&self) -> &Board {
         &self.goal
     }
 
-    /// The databases.
+    /// The databases (every partition's, partition after partition).
     pub fn databases(&self) -> &[PatternDb] {
         &self.dbs
-    }
-
-    /// Positions of each database's tiles on `cells` (tile -> cell given by `at`).
-    fn positions(&self, at: &[u8]) -> Vec<Vec<u8>> {
-        self.dbs
-            .iter()
-            .map(|db| db.tiles().iter().map(|&t| at[t as usize]).collect())
-            .collect()
     }
 
     pub(crate) fn cell_of(cells: &[u8]) -> Vec<u8> {
@@ -117,29 +242,39 @@ impl PdbHeuristic {
 
     /// The estimate for `board`.
     pub fn estimate(&self, board: &Board) -> u32 {
-        let [regular, reflected] = self.sides(&Self::cell_of(board.cells()));
-        regular.sum.max(reflected.sum)
+        self.sides(&Self::cell_of(board.cells()))
+            .iter()
+            .map(|s| s.sum)
+            .max()
+            .unwrap_or(0)
     }
 
-    /// The lookups for tiles on cells `at` (tile -> cell): the board as it is, and
-    /// reflected (a side of no databases where the goal allows no reflection).
-    pub(crate) fn sides(&self, at: &[u8]) -> [Side; 2] {
-        let reflected = match &self.mirror {
-            Some((tile, cell)) => {
-                let mut rat = vec![0u8; at.len()];
-                for (t, &c) in at.iter().enumerate() {
-                    rat[tile[t] as usize] = cell[c as usize];
-                }
-                Side::new(self, &rat)
+    /// The lookups for tiles on cells `at` (tile -> cell): per partition, the board as it
+    /// is, and reflected where the goal allows.
+    pub(crate) fn sides(&self, at: &[u8]) -> Vec<Side> {
+        let reflected: Option<Vec<u8>> = self.mirror.as_ref().map(|(tile, cell)| {
+            let mut rat = vec![0u8; at.len()];
+            for (t, &c) in at.iter().enumerate() {
+                rat[tile[t] as usize] = cell[c as usize];
             }
-            None => Side::none(),
-        };
-        [Side::new(self, at), reflected]
+            rat
+        });
+        self.side_dbs
+            .iter()
+            .map(|(range, refl)| {
+                let at = match (refl, &reflected) {
+                    (true, Some(r)) => r.as_slice(),
+                    _ => at,
+                };
+                Side::new(self, range.clone(), at)
+            })
+            .collect()
     }
 }
 
-/// The bookkeeping of one lookup (side 0: the board as it is; side 1: reflected): for
-/// each database the cells of its tiles, their index and the entry there; and the sum.
+/// The bookkeeping of one lookup (a partition on the board as it is or reflected): for
+/// each database (of every partition, only its own filled) the cells of its tiles, their
+/// index and the entry there; and the sum over its partition.
 #[derive(Debug, Clone)]
 pub(crate) struct Side {
     pub(crate) pos: Vec<[u8; MAX_TILES]>,
@@ -149,29 +284,28 @@ pub(crate) struct Side {
 }
 
 impl Side {
-    /// The side for tiles on cells `at` (tile -> cell).
-    fn new(h: &PdbHeuristic, at: &[u8]) -> Side {
-        let mut side = Side::none();
-        for (db, p) in h.dbs.iter().zip(h.positions(at)) {
+    /// The side of the databases `range` of `h` for tiles on cells `at` (tile -> cell).
+    fn new(h: &PdbHeuristic, range: std::ops::Range<usize>, at: &[u8]) -> Side {
+        let all = h.dbs.len();
+        let mut side = Side {
+            pos: vec![[0u8; MAX_TILES]; all],
+            idx: vec![0; all],
+            val: vec![0; all],
+            sum: 0,
+        };
+        for d in range {
+            let db = &h.dbs[d];
             let mut pos = [0u8; MAX_TILES];
-            pos[..p.len()].copy_from_slice(&p);
-            let idx = db.placement().index(&p);
+            for (p, &t) in pos.iter_mut().zip(db.tiles()) {
+                *p = at[t as usize];
+            }
+            let idx = db.placement().index(&pos[..db.tiles().len()]);
             let val = db.at(idx) as u32;
-            side.pos.push(pos);
-            side.idx.push(idx);
-            side.val.push(val);
+            side.pos[d] = pos;
+            side.idx[d] = idx;
+            side.val[d] = val;
             side.sum += val;
         }
         side
-    }
-
-    /// The side of no databases: a sum of 0 (for goals that allow no reflection).
-    fn none() -> Side {
-        Side {
-            pos: Vec::new(),
-            idx: Vec::new(),
-            val: Vec::new(),
-            sum: 0,
-        }
     }
 }

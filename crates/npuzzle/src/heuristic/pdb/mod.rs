@@ -28,11 +28,11 @@ use crate::board::Board;
 use memmap2::{Mmap, MmapMut};
 
 pub use crate::layered::Progress as BuildProgress;
-pub use additive::PdbHeuristic;
+pub use additive::{PdbHeuristic, MAX_SIDES};
 pub(crate) use additive::{Side, NONE};
 pub use build::build_memory;
 pub use file::{file_name, Load, PdbInfo, PDB_MAGIC, PDB_VERSION};
-pub use partition::{check_pattern, partition, PRESETS};
+pub use partition::{check_pattern, partition, partitions, CATALOGUE_24, PRESETS};
 pub use placement::Placement;
 
 /// The largest board a pattern database indexes (cells).
