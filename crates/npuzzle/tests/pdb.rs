@@ -98,6 +98,14 @@ fn databases_match_an_exhaustive_abstract_search() {
     check_db(&goal, &[6, 7, 8, 9], 2);
 }
 
+/// One board of each distance in `dist` (the first in cell order), nearest first.
+fn one_per_depth(dist: &HashMap<Board, u32>) -> Vec<(&Board, u32)> {
+    let mut by_depth: Vec<(&Board, u32)> = dist.iter().map(|(b, &d)| (b, d)).collect();
+    by_depth.sort_by_key(|(b, d)| (*d, b.cells().to_vec()));
+    by_depth.dedup_by_key(|(_, d)| *d);
+    by_depth
+}
+
 #[test]
 fn additive_sums_and_reflections_are_admissible_on_every_3x3_state() {
     for goal in [
@@ -125,14 +133,7 @@ fn additive_sums_and_reflections_are_admissible_on_every_3x3_state() {
         }
         assert!(tight > 1000, "the estimate is informative");
         // IDA* with it agrees with the oracle at every depth.
-        let mut by_depth: Vec<(&Board, &u32)> = dist.iter().collect();
-        by_depth.sort_by_key(|(b, d)| (**d, b.cells().to_vec()));
-        let mut last = u32::MAX;
-        for (b, &d) in by_depth {
-            if d == last {
-                continue;
-            }
-            last = d;
+        for (b, d) in one_per_depth(&dist) {
             let s = idastar_pdb(b, &goal, &h, &limits).unwrap();
             assert_eq!(s.len() as u32, d, "{b}");
             assert!(reaches(b, &s.moves, &goal));
@@ -567,14 +568,7 @@ fn catalogues_are_admissible_and_the_largest_of_their_partitions_on_every_3x3_st
             "{goal}: the other partitions add to the first"
         );
         // Every search over the catalogue agrees with the oracle, one board a depth.
-        let mut by_depth: Vec<(&Board, &u32)> = dist.iter().collect();
-        by_depth.sort_by_key(|(b, d)| (**d, b.cells().to_vec()));
-        let mut last = u32::MAX;
-        for (b, &d) in by_depth {
-            if d == last {
-                continue;
-            }
-            last = d;
+        for (b, d) in one_per_depth(&dist) {
             let one = idastar_pdb(b, &goal, &all, &limits).unwrap();
             let two = idastar_pdb_parallel(b, &goal, &all, &limits, 2).unwrap();
             assert_eq!(one.len() as u32, d, "{goal}: {b}");

@@ -129,8 +129,6 @@ struct Lookup<'a> {
     h: &'a PdbHeuristic,
     /// Which of the set's lookups (see `PdbHeuristic::side_dbs`).
     side: usize,
-    /// The databases of that lookup's partition (the others' entries stay 0).
-    dbs: std::ops::Range<usize>,
     /// Where its entries start in a position's entries.
     offset: usize,
     /// Per region tile: the database its moves change (NONE: none).
@@ -205,7 +203,8 @@ impl RegionDbs<'_> {
         let mut vals = Vec::with_capacity(self.width);
         for l in &self.lookups {
             for d in 0..l.h.dbs.len() {
-                vals.push(if l.dbs.contains(&d) {
+                // The other partitions' entries stay 0.
+                vals.push(if l.h.side_dbs[l.side].0.contains(&d) {
                     self.entry(&at, l, d)
                 } else {
                     0
@@ -407,7 +406,6 @@ impl<'a> BeamSetup<'a> {
                 lookups.push(Lookup {
                     h,
                     side,
-                    dbs: dbs.clone(),
                     offset: width,
                     owner: h.owners[side].iter().map(|o| o.0).collect(),
                     from,

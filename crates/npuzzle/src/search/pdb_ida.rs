@@ -72,6 +72,18 @@ struct TileLook {
     db: u8,
 }
 
+/// Adds `change` (an entry's new value less its old, wrapping) to the sum of every side
+/// in `sides` (a bit each).
+#[inline(always)]
+fn add_to_sides<const S: usize>(sums: &mut [u32; S], sides: u8, change: u32) {
+    let mut m = sides;
+    while m != 0 {
+        let s = m.trailing_zeros() as usize;
+        sums[s] = sums[s].wrapping_add(change);
+        m &= m - 1;
+    }
+}
+
 /// One shared lookup's bookkeeping: the cells of its tiles (as its database sees them),
 /// their index and the entry there.
 #[derive(Clone, Copy)]
@@ -203,13 +215,11 @@ impl<'a, const S: usize> Ida<'a, S> {
             }
             let v = self.h.dbs[e.db as usize].at(idx[k]) as u32;
             vals[k] = v;
-            let old = self.look[e.l as usize].val;
-            let mut m = e.sides;
-            while m != 0 {
-                let s = m.trailing_zeros() as usize;
-                sums[s] = sums[s] + v - old;
-                m &= m - 1;
-            }
+            add_to_sides(
+                &mut sums,
+                e.sides,
+                v.wrapping_sub(self.look[e.l as usize].val),
+            );
         }
         (sums.iter().copied().max().unwrap_or(0), vals)
     }
@@ -227,15 +237,10 @@ impl<'a, const S: usize> Ida<'a, S> {
             let lk = &mut self.look[e.l as usize];
             lk.pos[e.slot as usize] = self.h.cell_maps[e.map as usize][to];
             undo[k] = (lk.idx, lk.val);
-            let old = lk.val;
+            let change = vals[k].wrapping_sub(lk.val);
             lk.idx = idx[k];
             lk.val = vals[k];
-            let mut m = e.sides;
-            while m != 0 {
-                let s = m.trailing_zeros() as usize;
-                self.sums[s] = self.sums[s] + vals[k] - old;
-                m &= m - 1;
-            }
+            add_to_sides(&mut self.sums, e.sides, change);
         }
         undo
     }
@@ -259,15 +264,10 @@ impl<'a, const S: usize> Ida<'a, S> {
             }
             let lk = &mut self.look[e.l as usize];
             lk.pos[e.slot as usize] = self.h.cell_maps[e.map as usize][back];
-            let now = lk.val;
+            let change = undo[k].1.wrapping_sub(lk.val);
             lk.idx = undo[k].0;
             lk.val = undo[k].1;
-            let mut m = e.sides;
-            while m != 0 {
-                let s = m.trailing_zeros() as usize;
-                self.sums[s] = self.sums[s] + undo[k].1 - now;
-                m &= m - 1;
-            }
+            add_to_sides(&mut self.sums, e.sides, change);
         }
     }
 

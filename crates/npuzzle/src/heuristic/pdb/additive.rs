@@ -35,8 +35,6 @@ pub struct PdbHeuristic {
     pub(crate) side_dbs: Vec<(std::ops::Range<usize>, bool)>,
     /// Reflection: tile renaming and cell map, if the goal allows.
     pub(crate) mirror: Option<(Vec<u8>, Vec<u8>)>,
-    /// How many partitions.
-    parts: usize,
     /// The distinct lookups of all sides: lookups of different sides over the same tiles
     /// of the board (a partition's group reflected and another's as it is) give the same
     /// entries, and are made once.
@@ -113,7 +111,6 @@ impl PdbHeuristic {
                 parts.len()
             ));
         }
-        let count = parts.len();
         let mut all = Vec::new();
         let mut owners = Vec::new();
         let mut cell_maps = Vec::new();
@@ -201,7 +198,6 @@ impl PdbHeuristic {
             cell_maps,
             side_dbs,
             mirror,
-            parts: count,
             shared,
             tile_shared,
         })
@@ -219,7 +215,7 @@ impl PdbHeuristic {
 
     /// How many partitions are combined (1 unless built by [`PdbHeuristic::catalogue`]).
     pub fn partitions(&self) -> usize {
-        self.parts
+        self.side_dbs.len() / 2
     }
 
     /// The goal the databases were built for.

@@ -12,6 +12,25 @@ fn tiles_on(goal: &Board, cells: &[usize]) -> Vec<u8> {
         .collect()
 }
 
+/// The tiles of `goal` on each group of cells, the groups laid out for the blank in the
+/// bottom-right corner and turned half a turn when it is in the first cell (a group left
+/// with no tile is dropped).
+fn blocks(goal: &Board, groups: &[&[usize]]) -> Vec<Vec<u8>> {
+    let n = goal.size().cells();
+    groups
+        .iter()
+        .map(|g| {
+            let cells: Vec<usize> = if goal.blank() == 0 {
+                g.iter().map(|&c| n - 1 - c).collect()
+            } else {
+                g.to_vec()
+            };
+            tiles_on(goal, &cells)
+        })
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
 /// The names of the preset partitions.
 pub const PRESETS: [&str; 5] = ["7-8", "6-6-3", "5-5-5", "6-6-6-6", "auto"];
 
@@ -35,21 +54,7 @@ pub const PRESETS: [&str; 5] = ["7-8", "6-6-3", "5-5-5", "6-6-6-6", "auto"];
 pub fn partition(goal: &Board, spec: &str) -> Result<Vec<Vec<u8>>, String> {
     let size = goal.size();
     let (w, h, n) = (size.width(), size.height(), size.cells());
-    // Turn the layout half a turn when the blank sits in the first cell.
-    let turn = |cells: Vec<usize>| -> Vec<usize> {
-        if goal.blank() == 0 {
-            cells.into_iter().map(|c| n - 1 - c).collect()
-        } else {
-            cells
-        }
-    };
-    let blocks = |groups: &[&[usize]]| -> Vec<Vec<u8>> {
-        groups
-            .iter()
-            .map(|g| tiles_on(goal, &turn(g.to_vec())))
-            .filter(|t| !t.is_empty())
-            .collect()
-    };
+    let blocks = |groups: &[&[usize]]| blocks(goal, groups);
     let parts = match (spec.trim(), w, h) {
         ("7-8", 4, 4) => blocks(&[&[0, 1, 2, 3, 4, 5, 6, 7], &[8, 9, 10, 11, 12, 13, 14, 15]]),
         ("6-6-3", 4, 4) => blocks(&[
@@ -151,17 +156,11 @@ pub fn partition(goal: &Board, spec: &str) -> Result<Vec<Vec<u8>>, String> {
 /// largest of their sums and their reflections' (see [`partitions`]).
 pub const CATALOGUE_24: &str = "6-6-6-6x4";
 
-/// The catalogue's partitions as blocks of cells (blank in the bottom-right corner): the
-/// `6-6-6-6` preset first, then three partitions of the kind Clausecker's catalogues use
-/// (rows of the bottom-left and top-right blocks cut differently). On Korf's instances
-/// 25, 38, 40 and 44 the four took the nodes expanded from 256 to 107 million.
-const CATALOGUE_24_CELLS: [[[usize; 6]; 4]; 4] = [
-    [
-        [0, 1, 2, 5, 6, 7],
-        [3, 4, 8, 9, 13, 14],
-        [10, 11, 15, 16, 20, 21],
-        [12, 17, 18, 19, 22, 23],
-    ],
+/// The catalogue's partitions after `6-6-6-6`, as blocks of cells (blank in the
+/// bottom-right corner): three of the kind Clausecker's catalogues use (rows of the
+/// bottom-left and top-right blocks cut differently). On Korf's instances 25, 38, 40 and 44
+/// the four took the nodes expanded from 256 to 107 million.
+const CATALOGUE_24_CELLS: [[[usize; 6]; 4]; 3] = [
     [
         [13, 14, 18, 19, 22, 23],
         [12, 15, 16, 17, 20, 21],
@@ -201,23 +200,13 @@ pub fn partitions(goal: &Board, spec: &str) -> Result<Vec<Vec<Vec<u8>>>, String>
         if (size.width(), size.height()) != (5, 5) {
             return Err(format!("the preset {CATALOGUE_24} is for 5x5, not {size}"));
         }
-        let n = size.cells();
-        // Laid out, as the presets are, for the blank in the bottom-right corner and
-        // turned half a turn when it is in the top-left one.
-        let turn = |c: usize| if goal.blank() == 0 { n - 1 - c } else { c };
-        return Ok(CATALOGUE_24_CELLS
-            .iter()
-            .map(|groups| {
-                groups
-                    .iter()
-                    .map(|g| {
-                        let cells: Vec<usize> = g.iter().map(|&c| turn(c)).collect();
-                        tiles_on(goal, &cells)
-                    })
-                    .filter(|t| !t.is_empty())
-                    .collect()
-            })
-            .collect());
+        // `6-6-6-6` first, then the others, laid out as the presets are.
+        let mut all = vec![partition(goal, "6-6-6-6")?];
+        for groups in &CATALOGUE_24_CELLS {
+            let groups: Vec<&[usize]> = groups.iter().map(|g| g.as_slice()).collect();
+            all.push(blocks(goal, &groups));
+        }
+        return Ok(all);
     }
     spec.split('+')
         .enumerate()
