@@ -482,9 +482,15 @@ impl Core {
         let parts = partitions(goal, spec).map_err(|e| bad("pdb", e))?;
         let started = Instant::now();
         let mut sets = Vec::new();
+        // A group in several partitions is loaded (or built) once, its entries shared.
+        let mut got: Vec<PatternDb> = Vec::new();
         for groups in &parts {
             let mut dbs = Vec::new();
             for tiles in groups {
+                if let Some(db) = got.iter().find(|d| d.tiles() == tiles.as_slice()) {
+                    dbs.push(db.clone());
+                    continue;
+                }
                 let limits = Limits {
                     time_limit: limits
                         .time_limit
@@ -508,6 +514,7 @@ impl Core {
                         self.build_pdb(goal, tiles, &limits, 0, false)?
                     }
                 };
+                got.push(db.clone());
                 dbs.push(db);
             }
             sets.push(dbs);
@@ -521,10 +528,16 @@ impl Core {
         self.sources.pdb_dir.as_ref()?;
         let parts = partitions(goal, spec).ok()?;
         let mut sets = Vec::new();
+        let mut got: Vec<PatternDb> = Vec::new();
         for groups in &parts {
             let mut dbs = Vec::new();
             for tiles in groups {
-                dbs.push(self.load_pdb(goal, tiles, "not used")?);
+                let db = match got.iter().find(|d| d.tiles() == tiles.as_slice()) {
+                    Some(db) => db.clone(),
+                    None => self.load_pdb(goal, tiles, "not used")?,
+                };
+                got.push(db.clone());
+                dbs.push(db);
             }
             sets.push(dbs);
         }

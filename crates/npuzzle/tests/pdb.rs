@@ -541,6 +541,11 @@ fn catalogues_are_admissible_and_the_largest_of_their_partitions_on_every_3x3_st
         "1,4,7/2,5,8,3,6",
         "1,2,4,5/3,6,7,8",
         "2,3/1,4,5,6,7,8",
+        "1,2,3/4,5,6/7,8",
+        "1,5,6/2,3,4,7,8",
+        "3,6,8/1,2,4,5,7",
+        "1,2,3,4,5/6,7,8",
+        "7,8/1,2,3,4,5,6",
     ];
     for goal in [
         "1 2 3/4 5 6/7 8 0",
@@ -550,30 +555,34 @@ fn catalogues_are_admissible_and_the_largest_of_their_partitions_on_every_3x3_st
         let goal: Board = goal.parse().unwrap();
         let limits = Limits::default();
         let singles: Vec<PdbHeuristic> = specs.iter().map(|s| catalogue(&goal, s)).collect();
-        let all = catalogue(&goal, &specs.join("+"));
-        assert_eq!(all.partitions(), 4);
         let dist = distances(&goal);
-        let mut stronger = 0;
-        for b in all_boards(3, 3) {
-            if let Some(&d) = dist.get(&b) {
-                let e = all.estimate(&b);
-                let each: Vec<u32> = singles.iter().map(|h| h.estimate(&b)).collect();
-                assert!(e <= d, "{goal}: {b}: {e} > {d}");
-                assert_eq!(e, *each.iter().max().unwrap(), "{goal}: {b}");
-                stronger += u32::from(e > each[0]);
+        // Four partitions, and nine (more sums and lookups a tile than the search's
+        // smaller bookkeeping sizes hold).
+        for count in [4, 9] {
+            let all = catalogue(&goal, &specs[..count].join("+"));
+            assert_eq!(all.partitions(), count);
+            let mut stronger = 0;
+            for b in all_boards(3, 3) {
+                if let Some(&d) = dist.get(&b) {
+                    let e = all.estimate(&b);
+                    let each: Vec<u32> = singles[..count].iter().map(|h| h.estimate(&b)).collect();
+                    assert!(e <= d, "{goal}: {b}: {e} > {d}");
+                    assert_eq!(e, *each.iter().max().unwrap(), "{goal}: {b}");
+                    stronger += u32::from(e > each[0]);
+                }
             }
-        }
-        assert!(
-            stronger > 1000,
-            "{goal}: the other partitions add to the first"
-        );
-        // Every search over the catalogue agrees with the oracle, one board a depth.
-        for (b, d) in one_per_depth(&dist) {
-            let one = idastar_pdb(b, &goal, &all, &limits).unwrap();
-            let two = idastar_pdb_parallel(b, &goal, &all, &limits, 2).unwrap();
-            assert_eq!(one.len() as u32, d, "{goal}: {b}");
-            assert_eq!(two.len() as u32, d, "{goal}: {b}");
-            assert!(reaches(b, &one.moves, &goal) && reaches(b, &two.moves, &goal));
+            assert!(
+                stronger > 1000,
+                "{goal}: the other partitions add to the first"
+            );
+            // Every search over the catalogue agrees with the oracle, one board a depth.
+            for (b, d) in one_per_depth(&dist) {
+                let one = idastar_pdb(b, &goal, &all, &limits).unwrap();
+                let two = idastar_pdb_parallel(b, &goal, &all, &limits, 2).unwrap();
+                assert_eq!(one.len() as u32, d, "{goal}: {b}");
+                assert_eq!(two.len() as u32, d, "{goal}: {b}");
+                assert!(reaches(b, &one.moves, &goal) && reaches(b, &two.moves, &goal));
+            }
         }
     }
 }
@@ -628,11 +637,11 @@ fn catalogue_specs_are_checked() {
         .unwrap_err()
         .contains("catalogue"));
     assert!(partitions(&four, "7-8 + ").unwrap_err().contains("'+'"));
-    let too_many = ["5-5-5"; 5].join("+");
+    let too_many = ["5-5-5"; 17].join("+");
     let limits = Limits::default();
     let sets: Vec<Vec<PatternDb>> = partitions(
         &Board::solved("2x2".parse().unwrap()),
-        "1/2,3+1,2/3+1,3/2+3/1,2+2/1,3",
+        &(["1/2,3+1,2/3+1,3/2+3/1,2"; 4].join("+") + "+2/1,3"),
     )
     .unwrap()
     .iter()
@@ -652,9 +661,61 @@ fn catalogue_specs_are_checked() {
     })
     .collect();
     let err = PdbHeuristic::catalogue(&Board::solved("2x2".parse().unwrap()), sets).unwrap_err();
-    assert!(err.contains("expected 1 to 4 partitions, found 5"), "{err}");
+    assert!(
+        err.contains("expected 1 to 16 partitions, found 17"),
+        "{err}"
+    );
     assert!(
         partitions(&four, &too_many).is_ok(),
         "the count is checked where the databases meet"
     );
+}
+
+/// A group in several partitions of a catalogue is built, saved and loaded once: the
+/// partitions share its entries (one copy in memory), and the estimate is as with copies.
+#[test]
+fn a_group_in_several_partitions_is_read_once() {
+    use npuzzle::request::{Core, Sources};
+    let dir = std::env::temp_dir().join(format!("npuzzle-shared-pdb-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let goal = Board::solved("3x3".parse().unwrap());
+    let spec = "1,2,3,4/5,6,7,8 + 1,2,3,4/5,6/7,8 + 5,6,7,8/1,4/2,3";
+    let core = |load| {
+        Core::new(Sources {
+            pdb_dir: Some(dir.clone()),
+            load,
+            ..Sources::default()
+        })
+    };
+    let limits = Limits::default();
+    let built = core(Load::Read).named_pdbs(&goal, spec, &limits).unwrap();
+    // Six distinct groups, six files.
+    let files = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "npz")
+        })
+        .count();
+    assert_eq!(files, 6);
+    let copies = catalogue(&goal, spec);
+    for load in [Load::Read, Load::Map] {
+        let loaded = core(load).cached_pdbs(&goal, spec).expect("all cached");
+        for h in [&built, &loaded] {
+            let dbs = h.databases();
+            assert_eq!(dbs.len(), 8);
+            let at = |i: usize| dbs[i].entries().as_ptr();
+            // 1,2,3,4 in the first two partitions; 5,6,7,8 in the first and last.
+            assert_eq!(at(0), at(2));
+            assert_eq!(at(1), at(5));
+            assert_ne!(at(0), at(1));
+            for b in all_boards(3, 3) {
+                assert_eq!(h.estimate(&b), copies.estimate(&b), "{b}");
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

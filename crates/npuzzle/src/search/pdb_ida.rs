@@ -14,25 +14,30 @@ use crate::parity::{precheck, solution_parity};
 use crate::solution::{Solution, Stats};
 
 /// What undoing a move needs: each side's old index and entry.
-type Undo<const S: usize> = [(u64, u32); S];
+type Undo<const L: usize> = [(u64, u32); L];
 
 /// One move walked down to a root: the tile, the cells it left and entered, and its undo.
-type Step<const S: usize> = (u8, usize, usize, Undo<S>);
+type Step<const L: usize> = (u8, usize, usize, Undo<L>);
 
-/// Calls `f::<S>(args)` with `S` the number of lookups (sides) of the heuristic `h`: the
-/// search's bookkeeping is sized for them at compile time.
+/// Calls `f::<S, L>(args)` with `S` at least the number of sums (sides) of the heuristic
+/// `h` and `L` at least the most distinct lookups any tile is in: the search's
+/// bookkeeping is sized for them at compile time (sides past the heuristic's stay 0, which
+/// leaves the largest sum as it is; lookup slots past a tile's are unused).
 macro_rules! by_sides {
     ($h:expr, $f:ident ( $($arg:expr),* )) => {
-        match $h.side_count() {
-            2 => $f::<2>($($arg),*),
-            4 => $f::<4>($($arg),*),
-            6 => $f::<6>($($arg),*),
-            _ => $f::<8>($($arg),*),
+        match ($h.side_count(), $h.most_tile_lookups()) {
+            (..=2, ..=2) => $f::<2, 2>($($arg),*),
+            (..=4, ..=4) => $f::<4, 4>($($arg),*),
+            (..=8, ..=4) => $f::<8, 4>($($arg),*),
+            (..=8, _) => $f::<8, 8>($($arg),*),
+            (..=16, ..=8) => $f::<16, 8>($($arg),*),
+            (..=32, ..=8) => $f::<32, 8>($($arg),*),
+            _ => $f::<32, 32>($($arg),*),
         }
     };
 }
 
-struct Ida<'a, const S: usize> {
+struct Ida<'a, const S: usize, const L: usize> {
     h: &'a PdbHeuristic,
     mt: &'a MoveTable,
     cells: Vec<u8>,
@@ -43,7 +48,7 @@ struct Ida<'a, const S: usize> {
     sums: [u32; S],
     /// Per tile: the shared lookups that hold it (a fixed number of slots, unused ones with
     /// the database NONE, so that the loops over them have a length known when compiled).
-    tiles: Vec<[TileLook; S]>,
+    tiles: Vec<[TileLook; L]>,
     path: Vec<Direction>,
     stats: Stats,
     b: Bound,
@@ -67,7 +72,7 @@ struct Ida<'a, const S: usize> {
 struct TileLook {
     l: u8,
     slot: u8,
-    sides: u8,
+    sides: u32,
     map: u8,
     db: u8,
 }
@@ -75,7 +80,7 @@ struct TileLook {
 /// Adds `change` (an entry's new value less its old, wrapping) to the sum of every side
 /// in `sides` (a bit each).
 #[inline(always)]
-fn add_to_sides<const S: usize>(sums: &mut [u32; S], sides: u8, change: u32) {
+fn add_to_sides<const S: usize>(sums: &mut [u32; S], sides: u32, change: u32) {
     let mut m = sides;
     while m != 0 {
         let s = m.trailing_zeros() as usize;
@@ -93,7 +98,7 @@ struct Look {
     val: u32,
 }
 
-impl<'a, const S: usize> Ida<'a, S> {
+impl<'a, const S: usize, const L: usize> Ida<'a, S, L> {
     /// A search state at `cells` (row-major, 0 the blank).
     fn new(
         h: &'a PdbHeuristic,
@@ -101,7 +106,7 @@ impl<'a, const S: usize> Ida<'a, S> {
         cells: &[u8],
         goal: &'a [u8],
         watch: Watch,
-    ) -> Ida<'a, S> {
+    ) -> Ida<'a, S, L> {
         let sides: Vec<Side> = h.sides(&PdbHeuristic::cell_of(cells));
         let look = h
             .shared
@@ -130,7 +135,7 @@ impl<'a, const S: usize> Ida<'a, S> {
             .tile_shared
             .iter()
             .map(|list| {
-                let mut e = [unused; S];
+                let mut e = [unused; L];
                 for (k, &(l, slot)) in list.iter().enumerate() {
                     let sh = &h.shared[l as usize];
                     e[k] = TileLook {
@@ -181,10 +186,10 @@ impl<'a, const S: usize> Ida<'a, S> {
     /// entries. Doing this for every child before reading any lets the table reads of
     /// siblings overlap instead of waiting in turn.
     #[inline(always)]
-    fn fetch(&self, tile: u8, to: usize) -> [u64; S] {
-        let mut out = [0u64; S];
+    fn fetch(&self, tile: u8, to: usize) -> [u64; L] {
+        let mut out = [0u64; L];
         let tl = &self.tiles[tile as usize];
-        for k in 0..S {
+        for k in 0..L {
             let e = tl[k];
             if e.db == NONE {
                 continue;
@@ -204,11 +209,11 @@ impl<'a, const S: usize> Ida<'a, S> {
     /// The estimate after moving `tile` whose new indices are `idx`, and each of its
     /// lookups' new entry.
     #[inline(always)]
-    fn peek(&self, tile: u8, idx: [u64; S]) -> (u32, [u32; S]) {
-        let mut vals = [0u32; S];
+    fn peek(&self, tile: u8, idx: [u64; L]) -> (u32, [u32; L]) {
+        let mut vals = [0u32; L];
         let mut sums = self.sums;
         let tl = &self.tiles[tile as usize];
-        for k in 0..S {
+        for k in 0..L {
             let e = tl[k];
             if e.db == NONE {
                 continue;
@@ -226,10 +231,10 @@ impl<'a, const S: usize> Ida<'a, S> {
 
     /// Moves `tile` to cell `to` in the bookkeeping, given its new indices and entries.
     #[inline(always)]
-    fn apply(&mut self, tile: u8, to: usize, idx: [u64; S], vals: [u32; S]) -> Undo<S> {
-        let mut undo = [(0u64, 0u32); S];
+    fn apply(&mut self, tile: u8, to: usize, idx: [u64; L], vals: [u32; L]) -> Undo<L> {
+        let mut undo = [(0u64, 0u32); L];
         let tl = self.tiles[tile as usize];
-        for k in 0..S {
+        for k in 0..L {
             let e = tl[k];
             if e.db == NONE {
                 continue;
@@ -247,7 +252,7 @@ impl<'a, const S: usize> Ida<'a, S> {
 
     /// Moves `tile` to cell `to` in the bookkeeping; returns what undoing needs.
     #[inline(always)]
-    fn shift(&mut self, tile: u8, to: usize) -> Undo<S> {
+    fn shift(&mut self, tile: u8, to: usize) -> Undo<L> {
         let idx = self.fetch(tile, to);
         let (_, vals) = self.peek(tile, idx);
         self.apply(tile, to, idx, vals)
@@ -255,9 +260,9 @@ impl<'a, const S: usize> Ida<'a, S> {
 
     /// Undoes [`shift`](Self::shift) or [`apply`](Self::apply): `tile` goes back to `back`.
     #[inline(always)]
-    fn unshift(&mut self, tile: u8, back: usize, undo: Undo<S>) {
+    fn unshift(&mut self, tile: u8, back: usize, undo: Undo<L>) {
         let tl = self.tiles[tile as usize];
-        for k in 0..S {
+        for k in 0..L {
             let e = tl[k];
             if e.db == NONE {
                 continue;
@@ -274,7 +279,7 @@ impl<'a, const S: usize> Ida<'a, S> {
     /// Walks the moves of `path` from the start (blank at `blank`), keeping in `undo`
     /// what [`climb`](Self::climb) needs to come back; the path becomes the search's path
     /// and the blank's cell is returned. The path must be legal.
-    fn descend(&mut self, mut blank: usize, path: &[Direction], undo: &mut Vec<Step<S>>) -> usize {
+    fn descend(&mut self, mut blank: usize, path: &[Direction], undo: &mut Vec<Step<L>>) -> usize {
         undo.clear();
         for &d in path {
             let from = self.mt.mover(blank, d).expect("paths are checked legal");
@@ -290,7 +295,7 @@ impl<'a, const S: usize> Ida<'a, S> {
     }
 
     /// Undoes [`descend`](Self::descend): back at the start.
-    fn climb(&mut self, undo: &[Step<S>]) {
+    fn climb(&mut self, undo: &[Step<L>]) {
         for &(tile, to, from, old) in undo.iter().rev() {
             self.unshift(tile, from, old);
             self.cells[from] = tile;
@@ -371,7 +376,7 @@ impl<'a, const S: usize> Ida<'a, S> {
         // Peek at every child first: their table reads overlap instead of waiting in turn.
         let mt = self.mt;
         let moves = mt.from(blank);
-        let mut kids = [(0usize, [0u64; S], 0 as State); 4];
+        let mut kids = [(0usize, [0u64; L], 0 as State); 4];
         let mut count = 0;
         for (k, &(d, from)) in moves.iter().enumerate() {
             let nq = self.fsm.next(q, d);
@@ -409,7 +414,7 @@ impl<'a, const S: usize> Ida<'a, S> {
     }
 }
 
-impl<const S: usize> Passes for Ida<'_, S> {
+impl<const S: usize, const L: usize> Passes for Ida<'_, S, L> {
     fn pass(&mut self, bound: u32) -> Pass {
         self.b.start(bound);
         let blank = self.cells.iter().position(|&c| c == 0).expect("a blank");
@@ -479,7 +484,7 @@ pub fn idastar_pdb(
 
 /// IDA* on this thread, collecting up to `want` solutions (0: stop at the first); the
 /// solutions found (one when `want` is 0) and the counters.
-fn run_one<const S: usize>(
+fn run_one<const S: usize, const L: usize>(
     start: &Board,
     goal: &Board,
     h: &PdbHeuristic,
@@ -488,7 +493,7 @@ fn run_one<const S: usize>(
     per_mille: u64,
 ) -> Result<(Vec<Vec<Direction>>, Stats), SearchError> {
     let mt = MoveTable::new(start.size());
-    let mut ida = Ida::<S>::new(h, &mt, start.cells(), goal.cells(), watch.clone());
+    let mut ida = Ida::<S, L>::new(h, &mt, start.cells(), goal.cells(), watch.clone());
     ida.want = want;
     if want > 0 {
         // Every shortest solution is wanted, twins included.
@@ -519,7 +524,7 @@ struct Split {
 
 /// The passes of [`idastar_pdb_parallel`]: small ones on the calling thread, the others
 /// split into a frontier that the threads take node by node.
-struct Parallel<'a, const S: usize> {
+struct Parallel<'a, const S: usize, const L: usize> {
     h: &'a PdbHeuristic,
     mt: &'a MoveTable,
     start: &'a Board,
@@ -533,8 +538,8 @@ struct Parallel<'a, const S: usize> {
     per_mille: u64,
 }
 
-impl<'a, const S: usize> Parallel<'a, S> {
-    fn ida(&self) -> Ida<'a, S> {
+impl<'a, const S: usize, const L: usize> Parallel<'a, S, L> {
+    fn ida(&self) -> Ida<'a, S, L> {
         let mut ida = Ida::new(
             self.h,
             self.mt,
@@ -668,7 +673,7 @@ impl<'a, const S: usize> Parallel<'a, S> {
     }
 }
 
-impl<const S: usize> Passes for Parallel<'_, S> {
+impl<const S: usize, const L: usize> Passes for Parallel<'_, S, L> {
     fn pass(&mut self, bound: u32) -> Pass {
         // Small passes run on this thread: sharing out costs more than they take. (Korf's
         // 100 average 19,000 nodes an instance; most passes are far below this.)
@@ -746,7 +751,7 @@ pub fn idastar_pdb_weighted(
     by_sides!(h, run_weighted(start, goal, h, limits, threads, per_mille))
 }
 
-fn run_weighted<const S: usize>(
+fn run_weighted<const S: usize, const L: usize>(
     start: &Board,
     goal: &Board,
     h: &PdbHeuristic,
@@ -759,11 +764,11 @@ fn run_weighted<const S: usize>(
         return Ok(finish(vec![], Stats::default(), &watch));
     }
     if threads <= 1 {
-        let (mut paths, stats) = run_one::<S>(start, goal, h, &watch, 0, per_mille)?;
+        let (mut paths, stats) = run_one::<S, L>(start, goal, h, &watch, 0, per_mille)?;
         return Ok(finish(paths.swap_remove(0), stats, &watch));
     }
     let mt = MoveTable::new(start.size());
-    let mut par = Parallel::<S> {
+    let mut par = Parallel::<S, L> {
         h,
         mt: &mt,
         start,
@@ -908,7 +913,7 @@ pub fn pass_frontier(
     by_sides!(h, frontier_in(start, goal, h, bound, min_paths, &watch))
 }
 
-fn frontier_in<const S: usize>(
+fn frontier_in<const S: usize, const L: usize>(
     start: &Board,
     goal: &Board,
     h: &PdbHeuristic,
@@ -917,7 +922,7 @@ fn frontier_in<const S: usize>(
     watch: &Watch,
 ) -> Result<Frontier, SearchError> {
     let mt = MoveTable::new(start.size());
-    let mut root = Ida::<S>::new(h, &mt, start.cells(), goal.cells(), watch.clone());
+    let mut root = Ida::<S, L>::new(h, &mt, start.cells(), goal.cells(), watch.clone());
     let mut paths = Vec::new();
     for levels in 1..=bound.max(1) {
         paths.clear();
@@ -970,7 +975,7 @@ pub fn pass_subtrees(
     by_sides!(h, subtrees_in(start, goal, h, bound, paths, &watch))
 }
 
-fn subtrees_in<const S: usize>(
+fn subtrees_in<const S: usize, const L: usize>(
     start: &Board,
     goal: &Board,
     h: &PdbHeuristic,
@@ -1006,7 +1011,7 @@ fn subtrees_in<const S: usize>(
         }
         states.push(state);
     }
-    let mut ida = Ida::<S>::new(h, &mt, start.cells(), goal.cells(), watch.clone());
+    let mut ida = Ida::<S, L>::new(h, &mt, start.cells(), goal.cells(), watch.clone());
     let mut next = u32::MAX;
     let mut undo = Vec::new();
     for (i, path) in paths.iter().enumerate() {

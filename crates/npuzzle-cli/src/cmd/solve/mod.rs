@@ -86,7 +86,7 @@ pub struct Args {
     #[arg(long, default_value_t = 4.0, value_parser = parse_tps, requires = "animate")]
     pub tps: f64,
     /// IDA* with additive pattern databases: 7-8, 6-6-3, 5-5-5 (4x4), 6-6-6-6 or the
-    /// catalogue 6-6-6-6x4 (5x5), auto, or tile lists "1,2,3/4,5,6"; up to four partitions
+    /// catalogue 6-6-6-6x4 (5x5), auto, or tile lists "1,2,3/4,5,6"; up to sixteen partitions
     /// joined by "+" (the largest estimate wins). Used by auto on boards of 16 cells or more.
     #[arg(long, value_name = "PARTITION")]
     pub pdb: Option<String>,

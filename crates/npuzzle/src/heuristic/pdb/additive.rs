@@ -8,9 +8,9 @@ use crate::board::Board;
 /// No database: the owner of a tile that no pattern holds.
 pub(crate) const NONE: u8 = u8::MAX;
 
-/// The most lookups (sides) one heuristic makes: four partitions, each on the board as it
+/// The most sums (sides) one heuristic keeps: sixteen partitions, each on the board as it
 /// is and reflected.
-pub const MAX_SIDES: usize = 8;
+pub const MAX_SIDES: usize = 32;
 
 /// The sum of disjoint pattern databases, and, where the goal allows it, the same sum on
 /// the board reflected about the main diagonal; the larger of the two (Korf & Felner).
@@ -52,7 +52,7 @@ pub(crate) struct Shared {
     /// The side it was first met on (whose owners and cell map it uses).
     pub(crate) side: usize,
     /// Bit s set: side s counts it.
-    pub(crate) sides: u8,
+    pub(crate) sides: u32,
 }
 
 impl PdbHeuristic {
@@ -74,8 +74,12 @@ impl PdbHeuristic {
 
     /// Combines several partitions of `goal`'s tiles, each a list of databases over
     /// disjoint patterns: the estimate is the largest of their sums (and their
-    /// reflections' where the goal allows). At most four partitions (with reflection, eight
-    /// lookups: [`MAX_SIDES`]).
+    /// reflections' where the goal allows). At most sixteen partitions (with reflection,
+    /// [`MAX_SIDES`] sums). Each database is read once however many partitions hold it
+    /// (clones of a [`PatternDb`] share its entries), but every group that covers other
+    /// tiles of the board than the other partitions' is one more lookup a move for its
+    /// tiles: on the 24-puzzle, where lookups wait on memory, that costs more than the
+    /// nodes it saves past four partitions (see the README).
     ///
     /// ```
     /// use npuzzle::heuristic::pdb::{PatternDb, PdbHeuristic};
@@ -211,6 +215,11 @@ impl PdbHeuristic {
     /// How many lookups (sides) in all: two a partition.
     pub(crate) fn side_count(&self) -> usize {
         self.side_dbs.len()
+    }
+
+    /// The most distinct lookups any one tile is in (what a move of it costs).
+    pub(crate) fn most_tile_lookups(&self) -> usize {
+        self.tile_shared.iter().map(|l| l.len()).max().unwrap_or(0)
     }
 
     /// How many partitions are combined (1 unless built by [`PdbHeuristic::catalogue`]).

@@ -26,6 +26,7 @@ use std::io;
 
 use crate::board::Board;
 use memmap2::{Mmap, MmapMut};
+use std::sync::Arc;
 
 pub use crate::layered::Progress as BuildProgress;
 pub use additive::{PdbHeuristic, MAX_SIDES};
@@ -45,14 +46,14 @@ pub const MAX_TILES: usize = 12;
 /// The entries live in memory of their own, asked of the system with huge pages where it
 /// grants them (a lookup then rarely misses the address-translation cache: the 24-puzzle
 /// search ran about 15% faster here), or in a read-only mapping of the file
-/// ([`PatternDb::map`]).
-#[derive(Debug)]
+/// ([`PatternDb::map`]). A clone shares the entries (the same memory or mapping).
+#[derive(Debug, Clone)]
 pub struct PatternDb {
     goal: Board,
     tiles: Vec<u8>,
     place: Placement,
     /// The entries are `data[start..start + place.count()]`.
-    data: Mmap,
+    data: Arc<Mmap>,
     start: usize,
 }
 
@@ -69,20 +70,8 @@ impl PatternDb {
             goal,
             tiles,
             place,
-            data,
+            data: Arc::new(data),
             start,
-        }
-    }
-}
-
-impl Clone for PatternDb {
-    fn clone(&self) -> PatternDb {
-        PatternDb {
-            goal: self.goal.clone(),
-            tiles: self.tiles.clone(),
-            place: self.place.clone(),
-            data: huge_copy(self.entries()).expect("memory for a copy of a pattern database"),
-            start: 0,
         }
     }
 }
