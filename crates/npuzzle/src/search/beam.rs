@@ -13,7 +13,7 @@
 
 use crate::board::Board;
 use crate::error::SearchError;
-use crate::heuristic::pdb::{PdbHeuristic, MAX_TILES, NONE};
+use crate::heuristic::pdb::{prefetch, PdbHeuristic, MAX_TILES, NONE};
 use crate::heuristic::HeuristicKind;
 use crate::limits::{for_each_index, resolve_threads, try_reserve, try_vec, Limits, Watch};
 use crate::moves::Direction;
@@ -645,16 +645,25 @@ pub(crate) fn beam_run(
                 cells.copy_from_slice(before);
                 let b = layer_ref.blank[i] as usize;
                 let last = layer_ref.last[i];
-                // With databases, every child's lookups are asked for at once, so that
-                // their misses overlap.
+                // Every child's hash first, its slot of the kept positions and (with
+                // databases) its lookups asked for at once, so that their cache misses
+                // overlap instead of coming one after another.
                 let mut pre = [[0u64; 2 * MAX_REGION_SETS]; 4];
-                if let Some(r) = &setup.region {
-                    for d in 0..4u8 {
-                        if last != 4 && d == last ^ 1 {
-                            continue;
-                        }
-                        if let Some(to) = setup.target(b, d as usize) {
-                            let tile = cells[to];
+                let mut hashes = [0u64; 4];
+                for d in 0..4u8 {
+                    if last != 4 && d == last ^ 1 {
+                        continue;
+                    }
+                    if let Some(to) = setup.target(b, d as usize) {
+                        let tile = cells[to];
+                        let hash = layer_ref.hash[i]
+                            ^ setup.tile_hash(tile, to)
+                            ^ setup.tile_hash(tile, b)
+                            ^ setup.zobrist[zb + b]
+                            ^ setup.zobrist[zb + to];
+                        prefetch(seen_ref, hash as usize & mask);
+                        hashes[d as usize] = hash;
+                        if let Some(r) = &setup.region {
                             cells[b] = tile;
                             cells[to] = 0;
                             pre[d as usize] = r.indices(&cells, tile);
@@ -702,11 +711,7 @@ pub(crate) fn beam_run(
                     }
                     let da = &setup.dist_all[tile as usize * n..];
                     let all = layer_ref.all[i] + da[b] as u32 - da[to] as u32;
-                    let hash = layer_ref.hash[i]
-                        ^ setup.tile_hash(tile, to)
-                        ^ setup.tile_hash(tile, b)
-                        ^ setup.zobrist[zb + b]
-                        ^ setup.zobrist[zb + to];
+                    let hash = hashes[d as usize];
                     // A position kept before (in this run, while its slot lasts) is
                     // no candidate: on a line's beam the blank wandering among other
                     // tiles repeats positions all the time.
