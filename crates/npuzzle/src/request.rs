@@ -75,6 +75,7 @@ use crate::heuristic::mtm_pdb::MtmRows;
 use crate::heuristic::pdb::PdbHeuristic;
 use crate::heuristic::pdb::{
     build_memory, file_name, partition, partitions, Load, PatternDb, Placement, CATALOGUE_24,
+    MAX_SIDES,
 };
 use crate::heuristic::HeuristicKind;
 use crate::layered::Progress;
@@ -480,6 +481,17 @@ impl Core {
             }
         }
         let parts = partitions(goal, spec).map_err(|e| bad("pdb", e))?;
+        // Counted before anything is built: too many partitions are refused at once.
+        if parts.len() * 2 > MAX_SIDES {
+            return Err(bad(
+                "pdb",
+                format!(
+                    "expected 1 to {} partitions, found {}",
+                    MAX_SIDES / 2,
+                    parts.len()
+                ),
+            ));
+        }
         let started = Instant::now();
         let mut sets = Vec::new();
         // A group in several partitions is loaded (or built) once, its entries shared.

@@ -719,3 +719,36 @@ fn a_group_in_several_partitions_is_read_once() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Too many partitions are refused before any database is built or saved.
+#[test]
+fn too_many_partitions_are_refused_before_building() {
+    use npuzzle::request::{Core, Sources};
+    let dir = std::env::temp_dir().join(format!("npuzzle-many-pdb-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let goal = Board::solved("3x3".parse().unwrap());
+    let core = Core::new(Sources {
+        pdb_dir: Some(dir.clone()),
+        ..Sources::default()
+    });
+    let spec = ["1,2,3,4/5,6,7,8"; 17].join(" + ");
+    let err = core
+        .named_pdbs(&goal, &spec, &Limits::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("expected 1 to 16 partitions, found 17"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "nothing built");
+    // Sixteen are taken (one table each, shared).
+    let h = core
+        .named_pdbs(
+            &goal,
+            &["1,2,3,4/5,6,7,8"; 16].join(" + "),
+            &Limits::default(),
+        )
+        .unwrap();
+    assert_eq!(h.partitions(), 16);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
