@@ -752,3 +752,29 @@ fn too_many_partitions_are_refused_before_building() {
     assert_eq!(h.partitions(), 16);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// More distinct lookups than a tile's bookkeeping can number are refused with a message,
+/// not miscounted: sixteen different partitions of the 35-puzzle into pairs and triples (240
+/// databases, under their own limit of 255), and their reflections, make over 255.
+#[test]
+fn too_many_distinct_lookups_are_refused() {
+    let goal = Board::solved("6x6".parse().unwrap());
+    let limits = Limits::default();
+    let mut rng = npuzzle::scramble::Rng::new(3);
+    let mut parts = Vec::new();
+    for _ in 0..16 {
+        let mut tiles: Vec<u8> = (1..36).collect();
+        for i in (1..tiles.len()).rev() {
+            tiles.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        let (pairs, triples) = tiles.split_at(20);
+        let dbs: Vec<PatternDb> = pairs
+            .chunks(2)
+            .chain(triples.chunks(3))
+            .map(|p| PatternDb::build(&goal, p, &limits, 1, &mut |_| {}).unwrap())
+            .collect();
+        parts.push(dbs);
+    }
+    let err = PdbHeuristic::catalogue(&goal, parts).unwrap_err();
+    assert!(err.contains("distinct lookups"), "{err}");
+}

@@ -13,7 +13,7 @@ use crate::moves::{Direction, MoveTable};
 use crate::parity::{precheck, solution_parity};
 use crate::solution::{Solution, Stats};
 
-/// What undoing a move needs: each side's old index and entry.
+/// What undoing a move needs: the old index and entry of each lookup holding the tile.
 type Undo<const L: usize> = [(u64, u32); L];
 
 /// One move walked down to a root: the tile, the cells it left and entered, and its undo.

@@ -185,6 +185,14 @@ impl PdbHeuristic {
                 }
             }
         }
+        // (A tile's lookups are numbered in a byte.)
+        if shared.len() > u8::MAX as usize {
+            return Err(format!(
+                "expected at most {} distinct lookups over all partitions, found {}",
+                u8::MAX,
+                shared.len()
+            ));
+        }
         let tile_shared = (0..n)
             .map(|t| {
                 shared
