@@ -1633,6 +1633,31 @@ fn the_fast_solver_uses_cached_databases_and_builds_none() {
             .status
             .success()
     );
+    // A set named with --pdb is the one used (auto would take 5-5-5), if cached; one not
+    // cached is not built: the reduction solver answers.
+    let small = "1,2,3,4/5,6,7,8/9,10,11,12/13,14,15";
+    let o = npuzzle(&["pdb", "build", "--size", "4x4", "--pdb", small], "");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = npuzzle(
+        &["solve", "--algo", "fast", "--json", "--pdb", small, &board],
+        "",
+    );
+    let v: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+    assert_eq!(v["heuristic"], format!("weighted pdb {small}"), "{v}");
+    let files = built();
+    let o = npuzzle(
+        &[
+            "solve", "--algo", "fast", "--json", "--pdb", "6-6-3", &board,
+        ],
+        "",
+    );
+    let v: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+    assert_eq!(
+        (v["algorithm"].as_str(), v["weight"].as_f64()),
+        (Some("fast"), None),
+        "{v}"
+    );
+    assert_eq!(built(), files, "nothing built for the fast solver");
 }
 
 #[test]

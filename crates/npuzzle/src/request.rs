@@ -695,8 +695,9 @@ impl Core {
     }
 
     /// The databases for `goal` under `spec` (`None`: auto's choice: preloaded, cached, or
-    /// a set that builds within `budget` seconds), looked for once per core (whichever
-    /// thread asks first; the others wait and share).
+    /// a set that builds within `budget` seconds; a named set with no budget: only if all
+    /// cached), looked for once per core (whichever thread asks first; the others wait and
+    /// share).
     pub fn pdbs_for(
         &self,
         goal: &Board,
@@ -718,6 +719,8 @@ impl Core {
             return Ok(found.clone());
         }
         let found = match spec {
+            // Without a budget nothing is built: the named set only if it is all cached.
+            Some(spec) if !may_build => self.cached_pdbs(goal, spec).map(|h| (spec.to_string(), h)),
             Some(spec) => Some((spec.to_string(), self.named_pdbs(goal, spec, limits)?)),
             None => self.auto_pdbs(goal, limits, budget)?,
         };
@@ -1017,11 +1020,12 @@ impl Core {
             );
         }
         // The fast solver on 16 to 25 cells: the weighted database search when a set
-        // for the goal is at hand (nothing is built for it), else the reduction solver.
+        // for the goal is at hand (the one named, else auto's; nothing is built for it),
+        // else the reduction solver.
         if request.algorithm == Algorithm::Fast && auto_pdb_size {
             let at_hand = match pdb {
                 Some(p) => Some(p),
-                None => self.pdbs_for(&goal, None, &request.limits, 0.0)?,
+                None => self.pdbs_for(&goal, request.pdb.as_deref(), &request.limits, 0.0)?,
             };
             if let Some((spec, h)) = at_hand {
                 let ans = search::fast_pdb(board, &goal, &h, &limits)?;
