@@ -1658,6 +1658,10 @@ fn the_fast_solver_uses_cached_databases_and_builds_none() {
         "{v}"
     );
     assert_eq!(built(), files, "nothing built for the fast solver");
+    // A spec naming no set is an error, as with the other searches.
+    let o = npuzzle(&["solve", "--algo", "fast", "--pdb", "7-7-5-5", &board], "");
+    assert!(!o.status.success());
+    assert!(text(&o.stderr).contains("--pdb"), "{}", text(&o.stderr));
 }
 
 #[test]

@@ -719,8 +719,12 @@ impl Core {
             return Ok(found.clone());
         }
         let found = match spec {
-            // Without a budget nothing is built: the named set only if it is all cached.
-            Some(spec) if !may_build => self.cached_pdbs(goal, spec).map(|h| (spec.to_string(), h)),
+            // Without a budget nothing is built: the named set only if it is all cached
+            // (a spec that names no set is an error all the same).
+            Some(spec) if !may_build => {
+                partitions(goal, spec).map_err(|e| bad("pdb", e))?;
+                self.cached_pdbs(goal, spec).map(|h| (spec.to_string(), h))
+            }
             Some(spec) => Some((spec.to_string(), self.named_pdbs(goal, spec, limits)?)),
             None => self.auto_pdbs(goal, limits, budget)?,
         };
