@@ -74,8 +74,8 @@ use crate::error::SearchError;
 use crate::heuristic::mtm_pdb::MtmRows;
 use crate::heuristic::pdb::PdbHeuristic;
 use crate::heuristic::pdb::{
-    build_memory, file_name, partition, partitions, Load, PatternDb, Placement, CATALOGUE_24,
-    MAX_SIDES,
+    build_memory, check_partition_count, file_name, partition, partitions, Load, PatternDb,
+    Placement, CATALOGUE_24,
 };
 use crate::heuristic::HeuristicKind;
 use crate::layered::Progress;
@@ -269,6 +269,32 @@ pub struct Sources {
     pub build_tables: bool,
     /// Told of notes and build progress.
     pub listener: Option<Listener>,
+}
+
+/// The databases of every partition's groups, each distinct group got once by `get` (a
+/// group in several partitions shares its entries), in the partitions' order.
+fn each_group_once<E>(
+    parts: &[Vec<Vec<u8>>],
+    mut get: impl FnMut(&[u8]) -> Result<PatternDb, E>,
+) -> Result<Vec<Vec<PatternDb>>, E> {
+    let mut got: Vec<PatternDb> = Vec::new();
+    let mut sets = Vec::new();
+    for groups in parts {
+        let mut dbs = Vec::new();
+        for tiles in groups {
+            let db = match got.iter().find(|d| d.tiles() == tiles.as_slice()) {
+                Some(db) => db.clone(),
+                None => {
+                    let db = get(tiles)?;
+                    got.push(db.clone());
+                    db
+                }
+            };
+            dbs.push(db);
+        }
+        sets.push(dbs);
+    }
+    Ok(sets)
 }
 
 /// Databases found for a goal: the partition's name and the databases.
@@ -482,55 +508,31 @@ impl Core {
         }
         let parts = partitions(goal, spec).map_err(|e| bad("pdb", e))?;
         // Counted before anything is built: too many partitions are refused at once.
-        if parts.len() * 2 > MAX_SIDES {
-            return Err(bad(
-                "pdb",
-                format!(
-                    "expected 1 to {} partitions, found {}",
-                    MAX_SIDES / 2,
-                    parts.len()
-                ),
-            ));
-        }
+        check_partition_count(parts.len()).map_err(|e| bad("pdb", e))?;
         let started = Instant::now();
-        let mut sets = Vec::new();
-        // A group in several partitions is loaded (or built) once, its entries shared.
-        let mut got: Vec<PatternDb> = Vec::new();
-        for groups in &parts {
-            let mut dbs = Vec::new();
-            for tiles in groups {
-                if let Some(db) = got.iter().find(|d| d.tiles() == tiles.as_slice()) {
-                    dbs.push(db.clone());
-                    continue;
-                }
-                let limits = Limits {
-                    time_limit: limits
-                        .time_limit
-                        .map(|t| t.saturating_sub(started.elapsed())),
-                    ..limits.clone()
-                };
-                let db = match self.load_pdb(goal, tiles, "rebuilding it") {
-                    Some(db) => db,
-                    None => {
-                        let secs = build_seconds(goal, tiles, 0);
-                        if let Some(t) = limits.time_limit.filter(|t| secs > t.as_secs_f64()) {
-                            return Err(SearchError::BuildTooLong {
-                                what: format!(
-                                    "the pattern database of tiles {tiles:?} for {}",
-                                    goal.size()
-                                ),
-                                seconds: secs,
-                                left: t.as_secs_f64(),
-                            });
-                        }
-                        self.build_pdb(goal, tiles, &limits, 0, false)?
-                    }
-                };
-                got.push(db.clone());
-                dbs.push(db);
+        let sets = each_group_once(&parts, |tiles| {
+            let limits = Limits {
+                time_limit: limits
+                    .time_limit
+                    .map(|t| t.saturating_sub(started.elapsed())),
+                ..limits.clone()
+            };
+            if let Some(db) = self.load_pdb(goal, tiles, "rebuilding it") {
+                return Ok(db);
             }
-            sets.push(dbs);
-        }
+            let secs = build_seconds(goal, tiles, 0);
+            if let Some(t) = limits.time_limit.filter(|t| secs > t.as_secs_f64()) {
+                return Err(SearchError::BuildTooLong {
+                    what: format!(
+                        "the pattern database of tiles {tiles:?} for {}",
+                        goal.size()
+                    ),
+                    seconds: secs,
+                    left: t.as_secs_f64(),
+                });
+            }
+            self.build_pdb(goal, tiles, &limits, 0, false)
+        })?;
         PdbHeuristic::catalogue(goal, sets).map_err(|e| bad("pdb", e))
     }
 
@@ -539,20 +541,10 @@ impl Core {
     pub fn cached_pdbs(&self, goal: &Board, spec: &str) -> Option<PdbHeuristic> {
         self.sources.pdb_dir.as_ref()?;
         let parts = partitions(goal, spec).ok()?;
-        let mut sets = Vec::new();
-        let mut got: Vec<PatternDb> = Vec::new();
-        for groups in &parts {
-            let mut dbs = Vec::new();
-            for tiles in groups {
-                let db = match got.iter().find(|d| d.tiles() == tiles.as_slice()) {
-                    Some(db) => db.clone(),
-                    None => self.load_pdb(goal, tiles, "not used")?,
-                };
-                got.push(db.clone());
-                dbs.push(db);
-            }
-            sets.push(dbs);
-        }
+        let sets = each_group_once(&parts, |tiles| {
+            self.load_pdb(goal, tiles, "not used").ok_or(())
+        })
+        .ok()?;
         PdbHeuristic::catalogue(goal, sets).ok()
     }
 

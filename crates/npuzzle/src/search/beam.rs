@@ -648,30 +648,10 @@ pub(crate) fn beam_run(
                 // Every child's hash first, its slot of the kept positions and (with
                 // databases) its lookups asked for at once, so that their cache misses
                 // overlap instead of coming one after another.
-                let mut pre = [[0u64; 2 * MAX_REGION_SETS]; 4];
-                let mut hashes = [0u64; 4];
-                for d in 0..4u8 {
-                    if last != 4 && d == last ^ 1 {
-                        continue;
-                    }
-                    if let Some(to) = setup.target(b, d as usize) {
-                        let tile = cells[to];
-                        let hash = layer_ref.hash[i]
-                            ^ setup.tile_hash(tile, to)
-                            ^ setup.tile_hash(tile, b)
-                            ^ setup.zobrist[zb + b]
-                            ^ setup.zobrist[zb + to];
-                        prefetch(seen_ref, hash as usize & mask);
-                        hashes[d as usize] = hash;
-                        if let Some(r) = &setup.region {
-                            cells[b] = tile;
-                            cells[to] = 0;
-                            pre[d as usize] = r.indices(&cells, tile);
-                            cells[to] = tile;
-                            cells[b] = 0;
-                        }
-                    }
-                }
+                // Each child: its direction, the cell the blank moves to, its hash and
+                // (with databases) its lookups' indices.
+                let mut kids = [(0u8, 0usize, 0u64, [0u64; 2 * MAX_REGION_SETS]); 4];
+                let mut count = 0;
                 for d in 0..4u8 {
                     if last != 4 && d == last ^ 1 {
                         continue;
@@ -679,7 +659,26 @@ pub(crate) fn beam_run(
                     let Some(to) = setup.target(b, d as usize) else {
                         continue;
                     };
-                    generated += 1;
+                    let tile = cells[to];
+                    let hash = layer_ref.hash[i]
+                        ^ setup.tile_hash(tile, to)
+                        ^ setup.tile_hash(tile, b)
+                        ^ setup.zobrist[zb + b]
+                        ^ setup.zobrist[zb + to];
+                    prefetch(seen_ref, hash as usize & mask);
+                    let mut pre = [0u64; 2 * MAX_REGION_SETS];
+                    if let Some(r) = &setup.region {
+                        cells[b] = tile;
+                        cells[to] = 0;
+                        pre = r.indices(&cells, tile);
+                        cells[to] = tile;
+                        cells[b] = 0;
+                    }
+                    kids[count] = (d, to, hash, pre);
+                    count += 1;
+                }
+                generated += count as u64;
+                for &(d, to, hash, ref pre) in &kids[..count] {
                     let tile = cells[to];
                     cells[b] = tile;
                     cells[to] = 0;
@@ -688,11 +687,8 @@ pub(crate) fn beam_run(
                     let lc = setup.update(layer_ref.h[i], before, &cells, tile, to, b);
                     let (h, vals) = match &setup.region {
                         Some(r) => {
-                            let (pdb, vals) = r.update(
-                                &layer_ref.vals[i * g2..(i + 1) * g2],
-                                tile,
-                                &pre[d as usize],
-                            );
+                            let (pdb, vals) =
+                                r.update(&layer_ref.vals[i * g2..(i + 1) * g2], tile, pre);
                             (pdb.max(lc), vals)
                         }
                         None => (lc, [0; 2 * MAX_REGION_SETS]),
@@ -711,7 +707,6 @@ pub(crate) fn beam_run(
                     }
                     let da = &setup.dist_all[tile as usize * n..];
                     let all = layer_ref.all[i] + da[b] as u32 - da[to] as u32;
-                    let hash = hashes[d as usize];
                     // A position kept before (in this run, while its slot lasts) is
                     // no candidate: on a line's beam the blank wandering among other
                     // tiles repeats positions all the time.

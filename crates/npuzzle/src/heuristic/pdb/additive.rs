@@ -55,6 +55,18 @@ pub(crate) struct Shared {
     pub(crate) sides: u32,
 }
 
+/// Whether `count` partitions can be combined: 1 to `MAX_SIDES / 2` (checked before their
+/// databases are loaded or built, and where they meet).
+pub(crate) fn check_partition_count(count: usize) -> Result<(), String> {
+    if count == 0 || count * 2 > MAX_SIDES {
+        return Err(format!(
+            "expected 1 to {} partitions, found {count}",
+            MAX_SIDES / 2
+        ));
+    }
+    Ok(())
+}
+
 impl PdbHeuristic {
     /// Combines databases built for `goal` over disjoint patterns.
     ///
@@ -108,13 +120,7 @@ impl PdbHeuristic {
                 }
                 (tile, cell)
             });
-        if parts.is_empty() || parts.len() * 2 > MAX_SIDES {
-            return Err(format!(
-                "expected 1 to {} partitions, found {}",
-                MAX_SIDES / 2,
-                parts.len()
-            ));
-        }
+        check_partition_count(parts.len())?;
         let mut all = Vec::new();
         let mut owners = Vec::new();
         let mut cell_maps = Vec::new();

@@ -29,8 +29,8 @@ use memmap2::{Mmap, MmapMut};
 use std::sync::Arc;
 
 pub use crate::layered::Progress as BuildProgress;
+pub(crate) use additive::{check_partition_count, Side, NONE};
 pub use additive::{PdbHeuristic, MAX_SIDES};
-pub(crate) use additive::{Side, NONE};
 pub use build::build_memory;
 pub use file::{file_name, Load, PdbInfo, PDB_MAGIC, PDB_VERSION};
 pub use partition::{check_pattern, partition, partitions, CATALOGUE_24, PRESETS};
