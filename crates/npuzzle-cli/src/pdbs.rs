@@ -72,8 +72,9 @@ pub fn core(dir: Option<&Path>, how: Load) -> Core {
     })
 }
 
-/// Builds one database (with a note and progress for large ones) and saves it; with
-/// `must_save`, a database that cannot be saved is an error (exit 4).
+/// Builds one database (zero-aware with `zero_aware`; with a note and progress for large
+/// ones) and saves it; with `must_save`, a database that cannot be saved is an error
+/// (exit 4).
 pub fn build_one(
     goal: &Board,
     tiles: &[u8],
@@ -81,9 +82,10 @@ pub fn build_one(
     threads: usize,
     dir: Option<&Path>,
     must_save: bool,
+    zero_aware: bool,
 ) -> Result<PatternDb, Fail> {
     core(dir, Load::Map)
-        .build_pdb(goal, tiles, limits, threads, must_save)
+        .build_pdb(goal, tiles, limits, threads, must_save, zero_aware)
         .map_err(|e| match e {
             SearchError::Unsupported {
                 algorithm: "pdb build",

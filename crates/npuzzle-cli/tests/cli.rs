@@ -1732,3 +1732,112 @@ fn multi_tile_tables_are_asked_for_by_name() {
         text(&o.stderr)
     );
 }
+
+#[test]
+fn zero_aware_databases_are_built_listed_verified_and_used() {
+    let board = text(&npuzzle(&["scramble", "--size", "4x4", "--seed", "8"], "").stdout)
+        .trim()
+        .to_string();
+    let solve = || {
+        let o = npuzzle(&["solve", "--json", "--pdb", "5-5-5", &board], "");
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        serde_json::from_str::<serde_json::Value>(text(&o.stdout).trim()).unwrap()
+    };
+    // Plain databases, built by the search itself.
+    let plain = solve();
+    assert_eq!(plain["heuristic"], "pdb 5-5-5 + reflection", "{plain}");
+    // The zero-aware ones beside them: named .za.npz, listed as such, sound, and used in
+    // their place for the same shortest length with fewer nodes.
+    let o = npuzzle(
+        &[
+            "pdb",
+            "build",
+            "--size",
+            "4x4",
+            "--pdb",
+            "5-5-5",
+            "--zero-aware",
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(
+        text(&o.stdout).matches(".za.npz: built").count(),
+        3,
+        "{}",
+        text(&o.stdout)
+    );
+    let o = npuzzle(&["pdb", "list"], "");
+    assert_eq!(
+        text(&o.stdout).matches("zero-aware").count(),
+        3,
+        "{}",
+        text(&o.stdout)
+    );
+    assert_eq!(text(&o.stdout).lines().count(), 6, "{}", text(&o.stdout));
+    let o = npuzzle(&["pdb", "verify"], "");
+    assert!(o.status.success(), "{}", text(&o.stdout));
+    assert_eq!(text(&o.stdout).matches(": ok").count(), 6);
+    let za = solve();
+    assert_eq!(
+        za["heuristic"], "pdb 5-5-5 + reflection (zero-aware)",
+        "{za}"
+    );
+    assert_eq!(za["length"], plain["length"]);
+    assert_eq!(za["optimal"], true);
+    assert!(
+        za["expanded"].as_u64().unwrap() < plain["expanded"].as_u64().unwrap(),
+        "{za} {plain}"
+    );
+    assert!(
+        npuzzle(&["verify", &board, za["moves"].as_str().unwrap()], "")
+            .status
+            .success()
+    );
+    // Built again without --force: present.
+    let o = npuzzle(
+        &[
+            "pdb",
+            "build",
+            "--size",
+            "4x4",
+            "--pdb",
+            "5-5-5",
+            "--zero-aware",
+        ],
+        "",
+    );
+    assert_eq!(
+        text(&o.stdout).matches(": present").count(),
+        3,
+        "{}",
+        text(&o.stdout)
+    );
+    // Past 25 cells, and with the multi-tile metric: refused as bad input.
+    refused(
+        &[
+            "pdb",
+            "build",
+            "--size",
+            "6x6",
+            "--pdb",
+            "1,2",
+            "--zero-aware",
+        ],
+        "expected a board of up to 25 cells, found 6x6",
+        2,
+    );
+    refused(
+        &[
+            "pdb",
+            "build",
+            "--size",
+            "4x4",
+            "--metric",
+            "mtm",
+            "--zero-aware",
+        ],
+        "--zero-aware: expected the stm metric",
+        2,
+    );
+}

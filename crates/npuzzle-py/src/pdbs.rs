@@ -14,9 +14,12 @@ pub(crate) struct PatternDatabases {
 impl PatternDatabases {
     /// Builds the databases of `partition` (7-8, 6-6-3, 5-5-5 on 4x4; 6-6-6-6 on 5x5; or
     /// tile lists "1,2,3/4,5,6") towards `goal`, on `threads` threads (0: all cores), and
-    /// saves them in `directory` if given, under the names the CLI uses.
+    /// saves them in `directory` if given, under the names the CLI uses. `zero_aware`:
+    /// zero-aware databases (boards of up to 25 cells; see the README), larger estimates
+    /// at four times the memory.
     #[staticmethod]
-    #[pyo3(signature = (size="4x4", partition="5-5-5", goal=None, directory=None, threads=0))]
+    #[pyo3(signature = (size="4x4", partition="5-5-5", goal=None, directory=None, threads=0, zero_aware=false))]
+    #[allow(clippy::too_many_arguments)]
     fn build(
         py: Python<'_>,
         size: &str,
@@ -24,6 +27,7 @@ impl PatternDatabases {
         goal: Option<&Bound<'_, PyAny>>,
         directory: Option<PathBuf>,
         threads: usize,
+        zero_aware: bool,
     ) -> PyResult<PatternDatabases> {
         let g = goal_arg(goal, parse_size(size)?)?;
         let parts = partition_arg(&g, partition)?;
@@ -31,10 +35,19 @@ impl PatternDatabases {
         let dbs = py.detach(|| -> Result<Vec<PatternDb>, String> {
             let mut dbs = Vec::new();
             for tiles in &parts {
-                let db = PatternDb::build(&g, tiles, &Limits::default(), threads, &mut |_| {})
-                    .map_err(|e| e.to_string())?;
+                let lim = Limits::default();
+                let db = if zero_aware {
+                    PatternDb::build_zero_aware(&g, tiles, &lim, threads, &mut |_| {})
+                } else {
+                    PatternDb::build(&g, tiles, &lim, threads, &mut |_| {})
+                }
+                .map_err(|e| e.to_string())?;
                 if let Some(d) = &directory {
-                    let path = d.join(npuzzle::heuristic::pdb::file_name(&g, tiles));
+                    let path = d.join(if zero_aware {
+                        npuzzle::heuristic::pdb::zero_aware_file_name(&g, tiles)
+                    } else {
+                        npuzzle::heuristic::pdb::file_name(&g, tiles)
+                    });
                     db.save(&path)
                         .map_err(|e| format!("{}: {e}", path.display()))?;
                 }
@@ -51,7 +64,8 @@ impl PatternDatabases {
 
     /// Loads the databases of `partition` for `goal` from `directory` (as the CLI or
     /// `build` saved them; a leading `~` is the home folder); ValueError names a missing or
-    /// unsound file. `load`: "map"
+    /// unsound file; a group's zero-aware file (`NAME.za.npz`) is taken where there is one.
+    /// `load`: "map"
     /// (memory-mapped: processes on one machine share one copy), "read" (a copy of its
     /// own, fastest to search) or "auto" (read past 16 cells, else mapped).
     #[staticmethod]
@@ -70,7 +84,7 @@ impl PatternDatabases {
         let g = goal_arg(goal, parse_size(size)?)?;
         let mut dbs = Vec::new();
         for tiles in partition_arg(&g, partition)? {
-            let path = directory.join(npuzzle::heuristic::pdb::file_name(&g, &tiles));
+            let path = npuzzle::heuristic::pdb::cached_file(&directory, &g, &tiles);
             let db = PatternDb::open_checked(&path, &g, &tiles, how)
                 .map_err(|e| value_error(format!("{}: {e}", path.display())))?;
             dbs.push(db);

@@ -373,3 +373,22 @@ def test_big_boards_get_the_anytime_answer_improving():
     # The fast solver stays the instant answer, and longer.
     f = npuzzle.solve(board, algorithm="fast")
     assert f.algorithm == "fast" and f.length > s.length
+
+
+def test_zero_aware_databases_are_built_and_taken_where_there(tmp_path):
+    plain = npuzzle.PatternDatabases.build("4x4", "5-5-5", directory=tmp_path)
+    za = npuzzle.PatternDatabases.build("4x4", "5-5-5", directory=tmp_path, zero_aware=True)
+    assert len(list(tmp_path.glob("*.za.npz"))) == 3
+    loaded = npuzzle.PatternDatabases.load(tmp_path, "4x4", "5-5-5")
+    boards = npuzzle.scrambles("4x4", 40, seed=9)
+    e_plain = npuzzle.estimates(boards, "4x4", "pdb", pdbs=plain)
+    e_za = npuzzle.estimates(boards, "4x4", "pdb", pdbs=za)
+    # The loaded set is the zero-aware one: the same estimates, never below the plain ones,
+    # and above them somewhere; the exact distances agree.
+    assert (npuzzle.estimates(boards, "4x4", "pdb", pdbs=loaded) == e_za).all()
+    assert (e_za >= e_plain).all() and (e_za > e_plain).any()
+    dist = npuzzle.distances(boards[:6], "4x4", pdbs=loaded)
+    assert dist.tolist() == npuzzle.distances(boards[:6], "4x4", pdbs=plain).tolist()
+    assert (e_za[:6] <= dist).all()
+    with pytest.raises(ValueError, match="up to 25 cells"):
+        npuzzle.PatternDatabases.build("6x6", "1,2", zero_aware=True)

@@ -74,8 +74,8 @@ use crate::error::SearchError;
 use crate::heuristic::mtm_pdb::MtmRows;
 use crate::heuristic::pdb::PdbHeuristic;
 use crate::heuristic::pdb::{
-    build_memory, check_partition_count, file_name, partition, partitions, Load, PatternDb,
-    Placement, CATALOGUE_24,
+    build_memory, build_memory_of, cached_file, check_partition_count, file_name, partition,
+    partitions, zero_aware_file_name, Load, PatternDb, Placement, CATALOGUE_24,
 };
 use crate::heuristic::HeuristicKind;
 use crate::layered::Progress;
@@ -421,8 +421,8 @@ impl Core {
         result
     }
 
-    /// Builds one database, telling the listener, and saves it in the database folder;
-    /// `must_save`: a database that cannot be saved is an error.
+    /// Builds one database (zero-aware with `zero_aware`), telling the listener, and saves
+    /// it in the database folder; `must_save`: a database that cannot be saved is an error.
     pub fn build_pdb(
         &self,
         goal: &Board,
@@ -430,6 +430,7 @@ impl Core {
         limits: &Limits,
         threads: usize,
         must_save: bool,
+        zero_aware: bool,
     ) -> Result<PatternDb, SearchError> {
         let entries = Placement::new(goal.size().cells(), tiles.len()).count();
         let large = entries > 1_000_000;
@@ -441,18 +442,27 @@ impl Core {
                 format!("about {:.0} s", secs.max(1.0))
             };
             self.note(&format!(
-                "building the pattern database of tiles {tiles:?} for {} ({entries} entries, \
+                "building the {}pattern database of tiles {tiles:?} for {} ({entries} entries, \
                  about {} of memory, {eta}); it is saved for next time",
+                if zero_aware { "zero-aware " } else { "" },
                 goal.size(),
-                crate::error::human_bytes(build_memory(goal.size(), tiles.len()))
+                crate::error::human_bytes(build_memory_of(goal.size(), tiles.len(), zero_aware))
             ));
         }
         let db = self.building(&format!("pdb {}", tiles.len()), large, |progress| {
-            PatternDb::build(goal, tiles, limits, threads, progress)
+            if zero_aware {
+                PatternDb::build_zero_aware(goal, tiles, limits, threads, progress)
+            } else {
+                PatternDb::build(goal, tiles, limits, threads, progress)
+            }
         })?;
         match &self.sources.pdb_dir {
             Some(d) => {
-                let path = d.join(file_name(goal, tiles));
+                let path = d.join(if zero_aware {
+                    zero_aware_file_name(goal, tiles)
+                } else {
+                    file_name(goal, tiles)
+                });
                 match db.save(&path) {
                     Err(e) if must_save => {
                         return Err(SearchError::Unsupported {
@@ -472,12 +482,12 @@ impl Core {
 
     /// The database of `tiles` for `goal` from the folder, if there and sound (a note
     /// says why one there is not used, and `then` what happens instead).
-    fn load_pdb(&self, goal: &Board, tiles: &[u8], then: &str) -> Option<PatternDb> {
+    fn load_pdb(&self, goal: &Board, tiles: &[u8], how: Load, then: &str) -> Option<PatternDb> {
         let path = self.pdb_path(goal, tiles)?;
         if std::fs::symlink_metadata(&path).is_err() {
             return None;
         }
-        match PatternDb::open_checked(&path, goal, tiles, self.sources.load) {
+        match PatternDb::open_checked(&path, goal, tiles, how) {
             Ok(db) => Some(db),
             Err(e) => {
                 self.note(&format!("{}: {e}; {then}", path.display()));
@@ -487,9 +497,9 @@ impl Core {
     }
 
     /// Where the database of `tiles` for `goal` is kept in the database folder, if there
-    /// is one.
+    /// is one: the zero-aware file where there is one, else the plain one.
     fn pdb_path(&self, goal: &Board, tiles: &[u8]) -> Option<PathBuf> {
-        Some(self.sources.pdb_dir.as_ref()?.join(file_name(goal, tiles)))
+        Some(cached_file(self.sources.pdb_dir.as_ref()?, goal, tiles))
     }
 
     /// The databases of partition `spec` for `goal`: each loaded, or built (and saved)
@@ -509,6 +519,7 @@ impl Core {
         let parts = partitions(goal, spec).map_err(|e| bad("pdb", e))?;
         // Counted before anything is built: too many partitions are refused at once.
         check_partition_count(parts.len()).map_err(|e| bad("pdb", e))?;
+        let (how, copy) = self.catalogue_load(goal, parts.len());
         let started = Instant::now();
         let sets = each_group_once(&parts, |tiles| {
             let limits = Limits {
@@ -517,7 +528,7 @@ impl Core {
                     .map(|t| t.saturating_sub(started.elapsed())),
                 ..limits.clone()
             };
-            if let Some(db) = self.load_pdb(goal, tiles, "rebuilding it") {
+            if let Some(db) = self.load_pdb(goal, tiles, how, "rebuilding it") {
                 return Ok(db);
             }
             let secs = build_seconds(goal, tiles, 0);
@@ -531,9 +542,27 @@ impl Core {
                     left: t.as_secs_f64(),
                 });
             }
-            self.build_pdb(goal, tiles, &limits, 0, false)
+            self.build_pdb(goal, tiles, &limits, 0, false, false)
         })?;
-        PdbHeuristic::catalogue(goal, sets).map_err(|e| bad("pdb", e))
+        let mut h = PdbHeuristic::catalogue(goal, sets).map_err(|e| bad("pdb", e))?;
+        if copy {
+            h.read_lookups_into_memory()
+                .map_err(|e| bad("pdb", format!("cannot read the databases into memory: {e}")))?;
+        }
+        Ok(h)
+    }
+
+    /// How the databases of a set of `partitions` partitions for `goal` are opened, and
+    /// whether those the search looks up are then copied into memory: a catalogue whose
+    /// databases would be read opens them mapped and copies only the ones it looks up
+    /// (see [`PdbHeuristic::read_lookups_into_memory`]).
+    fn catalogue_load(&self, goal: &Board, partitions: usize) -> (Load, bool) {
+        let how = self.sources.load;
+        if partitions > 1 && how.reads(goal.size().cells()) {
+            (Load::Map, true)
+        } else {
+            (how, false)
+        }
     }
 
     /// The databases of `spec` for `goal` if every one is in the folder and sound;
@@ -541,11 +570,21 @@ impl Core {
     pub fn cached_pdbs(&self, goal: &Board, spec: &str) -> Option<PdbHeuristic> {
         self.sources.pdb_dir.as_ref()?;
         let parts = partitions(goal, spec).ok()?;
+        let (how, copy) = self.catalogue_load(goal, parts.len());
         let sets = each_group_once(&parts, |tiles| {
-            self.load_pdb(goal, tiles, "not used").ok_or(())
+            self.load_pdb(goal, tiles, how, "not used").ok_or(())
         })
         .ok()?;
-        PdbHeuristic::catalogue(goal, sets).ok()
+        let mut h = PdbHeuristic::catalogue(goal, sets).ok()?;
+        if copy {
+            if let Err(e) = h.read_lookups_into_memory() {
+                self.note(&format!(
+                    "cannot read the databases of {spec} into memory: {e}"
+                ));
+                return None;
+            }
+        }
+        Some(h)
     }
 
     /// The databases `auto` uses for `goal`: preloaded, else a cached set (the strongest
@@ -995,10 +1034,7 @@ impl Core {
             .as_ref()
             .filter(|_| request.algorithm != Algorithm::Fast)
         {
-            let name = format!(
-                "pdb {spec}{}",
-                if h.reflects() { " + reflection" } else { "" }
-            );
+            let name = h.label(spec);
             let threads = resolve_threads(request.threads);
             let result = match request.weight {
                 Some(w) => search::idastar_pdb_weighted(board, &goal, h, w, &limits, threads),
@@ -1513,10 +1549,7 @@ impl Core {
             let (result, heuristic) = match &pdb {
                 Some((spec, p)) => (
                     search::idastar_pdb_parallel(board, goal, p, limits, 1),
-                    Some(format!(
-                        "pdb {spec}{}",
-                        if p.reflects() { " + reflection" } else { "" }
-                    )),
+                    Some(p.label(spec)),
                 ),
                 None => (
                     search::solve(

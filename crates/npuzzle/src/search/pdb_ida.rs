@@ -206,10 +206,12 @@ impl<'a, const S: usize, const L: usize> Ida<'a, S, L> {
         out
     }
 
-    /// The estimate after moving `tile` whose new indices are `idx`, and each of its
-    /// lookups' new entry.
+    /// The estimate after moving `tile` from cell `from` (where the blank goes) with new
+    /// indices `idx`, and each of its lookups' new entry (for zero-aware databases, with
+    /// the blank on `from`: only the moved tile's lookups change, the blank staying in the
+    /// same region of free cells for every other).
     #[inline(always)]
-    fn peek(&self, tile: u8, idx: [u64; L]) -> (u32, [u32; L]) {
+    fn peek(&self, tile: u8, idx: [u64; L], from: usize) -> (u32, [u32; L]) {
         let mut vals = [0u32; L];
         let mut sums = self.sums;
         let tl = &self.tiles[tile as usize];
@@ -218,7 +220,8 @@ impl<'a, const S: usize, const L: usize> Ida<'a, S, L> {
             if e.db == NONE {
                 continue;
             }
-            let v = self.h.dbs[e.db as usize].at(idx[k]) as u32;
+            let v = self.h.dbs[e.db as usize]
+                .at_blank(idx[k], self.h.cell_maps[e.map as usize][from] as usize);
             vals[k] = v;
             add_to_sides(
                 &mut sums,
@@ -250,11 +253,12 @@ impl<'a, const S: usize, const L: usize> Ida<'a, S, L> {
         undo
     }
 
-    /// Moves `tile` to cell `to` in the bookkeeping; returns what undoing needs.
+    /// Moves `tile` from cell `from` to cell `to` in the bookkeeping; returns what undoing
+    /// needs.
     #[inline(always)]
-    fn shift(&mut self, tile: u8, to: usize) -> Undo<L> {
+    fn shift(&mut self, tile: u8, to: usize, from: usize) -> Undo<L> {
         let idx = self.fetch(tile, to);
-        let (_, vals) = self.peek(tile, idx);
+        let (_, vals) = self.peek(tile, idx, from);
         self.apply(tile, to, idx, vals)
     }
 
@@ -286,7 +290,7 @@ impl<'a, const S: usize, const L: usize> Ida<'a, S, L> {
             let tile = self.cells[from];
             self.cells[blank] = tile;
             self.cells[from] = 0;
-            undo.push((tile, blank, from, self.shift(tile, blank)));
+            undo.push((tile, blank, from, self.shift(tile, blank, from)));
             blank = from;
         }
         self.path.clear();
@@ -342,7 +346,7 @@ impl<'a, const S: usize, const L: usize> Ida<'a, S, L> {
             let tile = self.cells[from];
             self.cells[blank] = tile;
             self.cells[from] = 0;
-            let old = self.shift(tile, blank);
+            let old = self.shift(tile, blank, from);
             self.path.push(d);
             if self.collect(from, g + 1, nq, levels - 1, out) {
                 return true;
@@ -390,7 +394,7 @@ impl<'a, const S: usize, const L: usize> Ida<'a, S, L> {
         for &(k, idx, nq) in &kids[..count] {
             let (d, from) = moves[k];
             let tile = self.cells[from];
-            let (hc, vals) = self.peek(tile, idx);
+            let (hc, vals) = self.peek(tile, idx, from);
             let f = self.f(g + 1, hc);
             if self.b.cut(f) {
                 continue;

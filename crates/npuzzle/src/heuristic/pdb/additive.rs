@@ -221,6 +221,61 @@ impl PdbHeuristic {
         })
     }
 
+    /// The heuristic's name in answers: `pdb SPEC`, then ` + reflection` where it is used
+    /// and ` (zero-aware)` where every database is (` (partly zero-aware)` where some).
+    ///
+    /// ```
+    /// use npuzzle::heuristic::pdb::{PatternDb, PdbHeuristic};
+    /// use npuzzle::{Board, Limits};
+    /// let goal = Board::solved("3x3".parse().unwrap());
+    /// let lim = Limits::default();
+    /// let a = PatternDb::build_zero_aware(&goal, &[1, 2, 3, 4], &lim, 1, &mut |_| {}).unwrap();
+    /// let b = PatternDb::build_zero_aware(&goal, &[5, 6, 7, 8], &lim, 1, &mut |_| {}).unwrap();
+    /// let h = PdbHeuristic::new(&goal, vec![a, b]).unwrap();
+    /// assert_eq!(h.label("1,2,3,4/5,6,7,8"), "pdb 1,2,3,4/5,6,7,8 + reflection (zero-aware)");
+    /// ```
+    pub fn label(&self, spec: &str) -> String {
+        let za = self.dbs.iter().filter(|d| d.is_zero_aware()).count();
+        format!(
+            "pdb {spec}{}{}",
+            if self.reflects() { " + reflection" } else { "" },
+            match za {
+                0 => "",
+                z if z == self.dbs.len() => " (zero-aware)",
+                _ => " (partly zero-aware)",
+            }
+        )
+    }
+
+    /// Copies the databases the search looks up into memory of their own
+    /// ([`PatternDb::in_memory`]), once each however many partitions share them, and
+    /// leaves the others as they are: in a catalogue, a group whose lookups are all made
+    /// through another partition's group (its reflection) is read only for a root's
+    /// estimate, so opened mapped it takes next to no memory (in `6-6-6-6x4`, four of the
+    /// twelve tables).
+    pub(crate) fn read_lookups_into_memory(&mut self) -> std::io::Result<()> {
+        let mut copied: Vec<(PatternDb, PatternDb)> = Vec::new();
+        let mut used: Vec<usize> = self.shared.iter().map(|s| s.db).collect();
+        used.sort_unstable();
+        used.dedup();
+        for d in used {
+            if let Some((_, copy)) = copied.iter().find(|(o, _)| o.shares_entries(&self.dbs[d])) {
+                self.dbs[d] = copy.clone();
+                continue;
+            }
+            let copy = self.dbs[d].in_memory()?;
+            copied.push((self.dbs[d].clone(), copy.clone()));
+            self.dbs[d] = copy;
+        }
+        // Clones of a copied database in other partitions share the copy too.
+        for db in &mut self.dbs {
+            if let Some((_, copy)) = copied.iter().find(|(o, _)| o.shares_entries(db)) {
+                *db = copy.clone();
+            }
+        }
+        Ok(())
+    }
+
     /// Whether the reflected lookup is used.
     pub fn reflects(&self) -> bool {
         self.mirror.is_some()
@@ -319,12 +374,50 @@ impl Side {
                 *p = at[t as usize];
             }
             let idx = db.placement().index(&pos[..db.tiles().len()]);
-            let val = db.at(idx) as u32;
+            let val = db.at_blank(idx, at[0] as usize);
             side.pos[d] = pos;
             side.idx[d] = idx;
             side.val[d] = val;
             side.sum += val;
         }
         side
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limits::Limits;
+
+    /// A partition whose groups are the reflections of another's is looked up through
+    /// the other's: only the first partition's databases are copied into memory, once
+    /// each (the one shared by both partitions too), and the estimates stay the same.
+    #[test]
+    fn only_the_databases_looked_up_are_copied_into_memory() {
+        let goal = Board::solved("3x3".parse().unwrap());
+        let lim = Limits::default();
+        let db = |t: &[u8]| PatternDb::build(&goal, t, &lim, 1, &mut |_| {}).unwrap();
+        let (a, b, c) = (db(&[1, 2, 3]), db(&[4, 5, 6]), db(&[7, 8]));
+        let (ra, rb, rc) = (db(&[1, 4, 7]), db(&[2, 5, 8]), db(&[3, 6]));
+        let first = vec![a.clone(), b.clone(), c.clone()];
+        let second = vec![ra.clone(), rb.clone(), rc.clone()];
+        // The third partition shares group 1,2,3 with the first.
+        let third = vec![a.clone(), db(&[4, 5, 7]), db(&[6, 8])];
+        let mut h = PdbHeuristic::catalogue(&goal, vec![first, second, third]).unwrap();
+        let mut rng = crate::scramble::Rng::new(3);
+        let boards: Vec<Board> = (0..500)
+            .map(|_| crate::scramble::uniform(&goal, &mut rng))
+            .collect();
+        let before: Vec<u32> = boards.iter().map(|b| h.estimate(b)).collect();
+        h.read_lookups_into_memory().unwrap();
+        let originals = [&a, &b, &c, &ra, &rb, &rc, &a];
+        for (d, o) in originals.iter().enumerate().take(6) {
+            // The first partition's copied; the second's (reflections) left as they were.
+            assert_eq!(h.dbs[d].shares_entries(o), d >= 3, "database {d}");
+        }
+        // The group both partitions hold: one copy for both.
+        assert!(h.dbs[6].shares_entries(&h.dbs[0]) && !h.dbs[6].shares_entries(&a));
+        let after: Vec<u32> = boards.iter().map(|b| h.estimate(b)).collect();
+        assert_eq!(before, after);
     }
 }

@@ -1,5 +1,6 @@
 //! The database file: magic, format version, size, goal, tiles, entry count, one byte per
-//! placement, and a checksum; loading checks all of it.
+//! placement (version 1) or four (version 2: zero-aware), and a checksum; loading checks
+//! all of it.
 
 use std::io::Read;
 use std::path::Path;
@@ -26,6 +27,23 @@ pub enum Load {
     Read,
 }
 
+impl Load {
+    /// Whether a database of a board of `cells` cells is read into memory of its own
+    /// (rather than mapped) this way.
+    pub fn reads(self, cells: usize) -> bool {
+        match self {
+            Load::Read => true,
+            Load::Map => false,
+            // Read for the exact searches of 17 to 25 cells and the anytime solver's 6x6
+            // databases (302 MiB); mapped past that: the 7x7 set's 1.8 GB took about 5 s
+            // to read here, half a 10 s solve, and mapped the beams ran 9% fewer positions
+            // in the same time for the same lengths (1.484 against 1.478 times the
+            // Manhattan distance, eight boards at 10 s).
+            Load::Auto => (17..=36).contains(&cells),
+        }
+    }
+}
+
 impl std::str::FromStr for Load {
     type Err = crate::error::NameError;
     fn from_str(s: &str) -> Result<Load, crate::error::NameError> {
@@ -45,12 +63,16 @@ struct Header {
     place: Placement,
     /// Where the entries start.
     start: usize,
+    /// Version 2: zero-aware entries of four bytes.
+    zero_aware: bool,
 }
 
 /// The first bytes of a pattern database file.
 pub const PDB_MAGIC: &[u8; 8] = b"NPZPATDB";
-/// The format version this build writes and reads.
+/// The format version of plain databases (a byte an entry).
 pub const PDB_VERSION: u32 = 1;
+/// The format version of zero-aware databases (four bytes an entry).
+pub const PDB_VERSION_ZERO_AWARE: u32 = 2;
 
 /// What a database file's header says: enough to list it without reading (or
 /// checksumming) its entries.
@@ -62,6 +84,8 @@ pub struct PdbInfo {
     pub tiles: Vec<u8>,
     /// The number of entries.
     pub entries: u64,
+    /// Whether the entries are zero-aware (four bytes each).
+    pub zero_aware: bool,
     /// The length of the whole file.
     pub file_len: u64,
 }
@@ -86,6 +110,7 @@ impl PdbInfo {
             goal: h.goal,
             tiles: h.tiles,
             entries: h.place.count(),
+            zero_aware: h.zero_aware,
             file_len,
         })
     }
@@ -94,7 +119,7 @@ impl PdbInfo {
 /// Checks a header (the first bytes of a file of `file_len` bytes): magic, version, that
 /// the goal and tiles are sound and that the entry count fits them and the file's length.
 fn parse_header(bytes: &[u8], file_len: u64) -> Result<Header, FileError> {
-    check_header(bytes, PDB_MAGIC, PDB_VERSION)?;
+    let zero_aware = check_version(bytes)?;
     let mut r = Reader::new(bytes);
     r.take(12)?;
     let (w, h, k) = (r.u8()?, r.u8()?, r.u8()? as usize);
@@ -114,8 +139,15 @@ fn parse_header(bytes: &[u8], file_len: u64) -> Result<Header, FileError> {
             place.count()
         )));
     }
+    if zero_aware && n > super::ZERO_AWARE_MAX_CELLS {
+        return Err(FileError::Invalid(format!(
+            "expected zero-aware entries only for boards of up to {} cells, found {size}",
+            super::ZERO_AWARE_MAX_CELLS
+        )));
+    }
     let start = r.pos;
-    let want = start as u64 + len + 8;
+    let width = if zero_aware { 4 } else { 1 };
+    let want = start as u64 + width * len + 8;
     if file_len != want {
         return Err(if file_len < want {
             FileError::Truncated {
@@ -131,12 +163,25 @@ fn parse_header(bytes: &[u8], file_len: u64) -> Result<Header, FileError> {
         tiles,
         place,
         start,
+        zero_aware,
     })
+}
+
+/// Checks the magic and version; whether the entries are zero-aware (version 2).
+fn check_version(bytes: &[u8]) -> Result<bool, FileError> {
+    let zero_aware = bytes.get(8..12) == Some(&PDB_VERSION_ZERO_AWARE.to_le_bytes()[..]);
+    let version = if zero_aware {
+        PDB_VERSION_ZERO_AWARE
+    } else {
+        PDB_VERSION
+    };
+    check_header(bytes, PDB_MAGIC, version)?;
+    Ok(zero_aware)
 }
 
 /// Checks whole file bytes: the header as [`parse_header`] does, and the checksum.
 fn parse(bytes: &[u8]) -> Result<Header, FileError> {
-    check_header(bytes, PDB_MAGIC, PDB_VERSION)?;
+    check_version(bytes)?;
     check_trailer(bytes)?;
     parse_header(bytes, bytes.len() as u64)
 }
@@ -147,14 +192,19 @@ impl PatternDb {
         let size = self.goal.size();
         let mut out = Vec::with_capacity(64 + self.entries().len());
         out.extend_from_slice(PDB_MAGIC);
-        out.extend_from_slice(&PDB_VERSION.to_le_bytes());
+        let version = if self.zero_aware {
+            PDB_VERSION_ZERO_AWARE
+        } else {
+            PDB_VERSION
+        };
+        out.extend_from_slice(&version.to_le_bytes());
         out.push(size.width() as u8);
         out.push(size.height() as u8);
         out.push(self.tiles.len() as u8);
         out.push(0);
         out.extend_from_slice(self.goal.cells());
         out.extend_from_slice(&self.tiles);
-        out.extend_from_slice(&(self.entries().len() as u64).to_le_bytes());
+        out.extend_from_slice(&(self.len() as u64).to_le_bytes());
         out.extend_from_slice(self.entries());
         seal(&mut out);
         out
@@ -164,7 +214,8 @@ impl PatternDb {
     /// goal and tiles are sound and that the entry count fits them.
     pub fn from_bytes(bytes: &[u8]) -> Result<PatternDb, FileError> {
         let head = parse(bytes)?;
-        let entries = &bytes[head.start..head.start + head.place.count() as usize];
+        let width = if head.zero_aware { 4 } else { 1 };
+        let entries = &bytes[head.start..head.start + width * head.place.count() as usize];
         let data = huge_copy(entries).map_err(|e| {
             FileError::Invalid(format!(
                 "cannot allocate {}: {e}",
@@ -177,12 +228,19 @@ impl PatternDb {
     /// The checksum at the end of the file this database was opened from (`None` for
     /// one built or read from bytes): what a stamp records.
     pub fn stored_seal(&self) -> Option<u64> {
-        crate::files::stored_seal(self.data.get(..self.start + self.len() + 8)?)
+        crate::files::stored_seal(self.data.get(..self.start + self.entries().len() + 8)?)
     }
 
     /// A database from its checked header and the bytes holding its entries.
     fn from_header(head: Header, data: Mmap) -> PatternDb {
-        PatternDb::from_parts(head.goal, head.tiles, head.place, data, head.start)
+        PatternDb::from_parts(
+            head.goal,
+            head.tiles,
+            head.place,
+            data,
+            head.start,
+            head.zero_aware,
+        )
     }
 
     /// Opens the database in `path` as `how` says, checking it as
@@ -198,12 +256,7 @@ impl PatternDb {
                     .and_then(|mut f| f.read_exact(&mut head))
                     .map(|_| head[12] as usize * head[13] as usize)
                     .unwrap_or(0);
-                // Read for the exact searches of 17 to 25 cells and the anytime solver's
-                // 6x6 databases (302 MiB); mapped past that: the 7x7 set's 1.8 GB took
-                // about 5 s to read here, half a 10 s solve, and mapped the beams ran
-                // 9% fewer positions in the same time for the same lengths (1.484
-                // against 1.478 times the Manhattan distance, eight boards at 10 s).
-                if (17..=36).contains(&cells) {
+                if how.reads(cells) {
                     PatternDb::read(path)
                 } else {
                     PatternDb::map(path)
@@ -260,6 +313,25 @@ pub fn file_name(goal: &Board, tiles: &[u8]) -> String {
         crate::files::checksum(goal.cells()),
         t.join(".")
     )
+}
+
+/// The file name of the zero-aware database of `tiles` for `goal`:
+/// `pdb-WxH-GOALSUM-T1.T2....za.npz`. Where both are kept, the zero-aware one is used.
+pub fn zero_aware_file_name(goal: &Board, tiles: &[u8]) -> String {
+    let plain = file_name(goal, tiles);
+    format!("{}.za.npz", plain.trim_end_matches(".npz"))
+}
+
+/// The file of the database of `tiles` for `goal` in `dir`: the zero-aware one where
+/// there is one (anything under that name, even unsound: opening it says what is wrong),
+/// else the plain one's name.
+pub fn cached_file(dir: &Path, goal: &Board, tiles: &[u8]) -> std::path::PathBuf {
+    let za = dir.join(zero_aware_file_name(goal, tiles));
+    if std::fs::symlink_metadata(&za).is_ok() {
+        za
+    } else {
+        dir.join(file_name(goal, tiles))
+    }
 }
 
 impl PatternDb {

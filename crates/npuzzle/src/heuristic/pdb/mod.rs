@@ -6,6 +6,15 @@
 //! tiles, the values of databases over disjoint patterns add up to a lower bound on the
 //! solution length (Korf & Felner).
 //!
+//! A **zero-aware** database ([`PatternDb::build_zero_aware`], after Clausecker's
+//! zero-aware pattern databases) also knows where the blank is: the fewest pattern-tile
+//! moves can depend on which region of free cells the blank stands in (the cells it reaches
+//! without moving a pattern tile). Each entry keeps the plain value (the least over the
+//! regions) and one bit per cell: set where the blank's region needs at least one move
+//! more. The sums stay additive (each database still counts only its own tiles' moves) and
+//! cost the search nothing more than the plain lookup: a move changes only the moved tile's
+//! databases, the blank staying in the same region for every other one.
+//!
 //! | module | what |
 //! |---|---|
 //! | `placement` | [`Placement`]: where a pattern's tiles stand, as a dense index |
@@ -31,8 +40,11 @@ use std::sync::Arc;
 pub use crate::layered::Progress as BuildProgress;
 pub(crate) use additive::{check_partition_count, Side, NONE};
 pub use additive::{PdbHeuristic, MAX_SIDES};
-pub use build::build_memory;
-pub use file::{file_name, Load, PdbInfo, PDB_MAGIC, PDB_VERSION};
+pub use build::{build_memory, build_memory_of};
+pub use file::{
+    cached_file, file_name, zero_aware_file_name, Load, PdbInfo, PDB_MAGIC, PDB_VERSION,
+    PDB_VERSION_ZERO_AWARE,
+};
 pub use partition::{check_pattern, partition, partitions, CATALOGUE_24, PRESETS};
 pub use placement::Placement;
 
@@ -40,8 +52,14 @@ pub use placement::Placement;
 pub const MAX_CELLS: usize = 64;
 /// The most tiles in one pattern.
 pub const MAX_TILES: usize = 12;
+/// The most cells of a board a zero-aware database is built for: an entry is 32 bits, the
+/// plain value in the low [`ZERO_AWARE_VALUE_BITS`] and a bit per cell above them.
+pub const ZERO_AWARE_MAX_CELLS: usize = 32 - ZERO_AWARE_VALUE_BITS as usize;
+/// The bits of a zero-aware entry that hold the plain value (values up to 127).
+pub const ZERO_AWARE_VALUE_BITS: u32 = 7;
 
-/// One pattern database: the tiles, the goal, and a byte per placement.
+/// One pattern database: the tiles, the goal, and a byte per placement (four for a
+/// zero-aware one, see the module's notes).
 ///
 /// The entries live in memory of their own, asked of the system with huge pages where it
 /// grants them (a lookup then rarely misses the address-translation cache: the 24-puzzle
@@ -52,9 +70,11 @@ pub struct PatternDb {
     goal: Board,
     tiles: Vec<u8>,
     place: Placement,
-    /// The entries are `data[start..start + place.count()]`.
+    /// The entries are `data[start..start + width x place.count()]`.
     data: Arc<Mmap>,
     start: usize,
+    /// Whether each entry is a zero-aware one (four bytes, little-endian).
+    zero_aware: bool,
 }
 
 impl PatternDb {
@@ -65,6 +85,7 @@ impl PatternDb {
         place: Placement,
         data: Mmap,
         start: usize,
+        zero_aware: bool,
     ) -> PatternDb {
         PatternDb {
             goal,
@@ -72,7 +93,49 @@ impl PatternDb {
             place,
             data: Arc::new(data),
             start,
+            zero_aware,
         }
+    }
+
+    /// The same database with its entries copied into memory of its own (on huge pages
+    /// where granted): what [`Load::Read`] gives, for one opened mapped.
+    pub fn in_memory(&self) -> io::Result<PatternDb> {
+        let data = huge_copy(self.entries())?;
+        Ok(PatternDb::from_parts(
+            self.goal.clone(),
+            self.tiles.clone(),
+            self.place.clone(),
+            data,
+            0,
+            self.zero_aware,
+        ))
+    }
+
+    /// Whether `self` and `other` share their entries (one is a clone of the other).
+    pub(crate) fn shares_entries(&self, other: &PatternDb) -> bool {
+        Arc::ptr_eq(&self.data, &other.data)
+    }
+
+    /// Bytes an entry takes: 1, or 4 for a zero-aware database.
+    #[inline(always)]
+    fn width(&self) -> usize {
+        if self.zero_aware {
+            4
+        } else {
+            1
+        }
+    }
+
+    /// The zero-aware entry at an index (a zero-aware database only).
+    #[inline(always)]
+    fn word(&self, idx: u64) -> u32 {
+        let at = self.start + 4 * idx as usize;
+        u32::from_le_bytes([
+            self.data[at],
+            self.data[at + 1],
+            self.data[at + 2],
+            self.data[at + 3],
+        ])
     }
 }
 
@@ -103,19 +166,27 @@ impl PatternDb {
         &self.goal
     }
 
-    /// The entries, one byte per placement in index order.
+    /// The entries' bytes in index order: one byte per placement, or for a zero-aware
+    /// database four (a little-endian word: the plain value in the low
+    /// [`ZERO_AWARE_VALUE_BITS`], then a bit per cell, set where the blank's region needs
+    /// one move more).
     pub fn entries(&self) -> &[u8] {
-        &self.data[self.start..self.start + self.place.count() as usize]
+        &self.data[self.start..self.start + self.width() * self.place.count() as usize]
     }
 
-    /// The number of entries.
+    /// The number of entries (placements).
     pub fn len(&self) -> usize {
-        self.entries().len()
+        self.place.count() as usize
     }
 
     /// Whether the database has no entries (never: a pattern has at least one placement).
     pub fn is_empty(&self) -> bool {
-        self.entries().is_empty()
+        self.len() == 0
+    }
+
+    /// Whether the entries know the blank's region (see the module's notes).
+    pub fn is_zero_aware(&self) -> bool {
+        self.zero_aware
     }
 
     /// The placement indexing.
@@ -123,20 +194,39 @@ impl PatternDb {
         &self.place
     }
 
-    /// The value at an index.
+    /// The plain value at an index: the fewest pattern-tile moves wherever the blank is.
     #[inline(always)]
     pub fn at(&self, idx: u64) -> u8 {
-        self.data[self.start + idx as usize]
+        if self.zero_aware {
+            self.data[self.start + 4 * idx as usize] & ((1 << ZERO_AWARE_VALUE_BITS) - 1)
+        } else {
+            self.data[self.start + idx as usize]
+        }
+    }
+
+    /// The value at an index with the blank on cell `blank` (a free cell of that
+    /// placement): one more than [`at`](Self::at) where a zero-aware database knows the
+    /// blank's region needs it; the plain value otherwise.
+    #[inline(always)]
+    pub fn at_blank(&self, idx: u64, blank: usize) -> u32 {
+        if self.zero_aware {
+            let w = self.word(idx);
+            (w & ((1 << ZERO_AWARE_VALUE_BITS) - 1))
+                + ((w >> (ZERO_AWARE_VALUE_BITS as usize + blank)) & 1)
+        } else {
+            self.data[self.start + idx as usize] as u32
+        }
     }
 
     /// Asks the processor to start fetching the entry at `idx` into its cache. Only a
     /// hint: it changes no result, and an index out of range is harmless.
     #[inline(always)]
     pub fn prefetch(&self, idx: u64) {
-        prefetch(&self.data, self.start + idx as usize);
+        prefetch(&self.data, self.start + self.width() * idx as usize);
     }
 
-    /// The lower bound for `board` (same size and goal assumed).
+    /// The lower bound for `board` (same size and goal assumed), with the blank's
+    /// region where the database knows it.
     pub fn value(&self, board: &Board) -> u32 {
         let pos: Vec<u8> = self
             .tiles
@@ -149,12 +239,23 @@ impl PatternDb {
                     .expect("tile present") as u8
             })
             .collect();
-        self.at(self.place.index(&pos)) as u32
+        self.at_blank(self.place.index(&pos), board.blank())
     }
 
-    /// The largest value in the database.
+    /// The largest value in the database (with the blank anywhere).
     pub fn max_value(&self) -> u8 {
-        self.entries().iter().copied().max().unwrap_or(0)
+        if self.zero_aware {
+            (0..self.len() as u64)
+                .map(|i| {
+                    let w = self.word(i);
+                    (w & ((1 << ZERO_AWARE_VALUE_BITS) - 1)) as u8
+                        + u8::from(w >> ZERO_AWARE_VALUE_BITS != 0)
+                })
+                .max()
+                .unwrap_or(0)
+        } else {
+            self.entries().iter().copied().max().unwrap_or(0)
+        }
     }
 }
 
