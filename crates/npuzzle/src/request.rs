@@ -528,7 +528,7 @@ impl Core {
                     .map(|t| t.saturating_sub(started.elapsed())),
                 ..limits.clone()
             };
-            if let Some(db) = self.load_pdb(goal, tiles, how, "rebuilding it") {
+            if let Some(db) = self.load_group(goal, tiles, (how, copy), "rebuilding it") {
                 return Ok(db);
             }
             let secs = build_seconds(goal, tiles, 0);
@@ -552,6 +552,23 @@ impl Core {
         Ok(h)
     }
 
+    /// A group's database loaded as [`catalogue_load`](Self::catalogue_load) says: where
+    /// the ones looked up are copied later, the pages its checksum read are given back
+    /// (the copy reads them again; the others are not read again).
+    fn load_group(
+        &self,
+        goal: &Board,
+        tiles: &[u8],
+        (how, copy): (Load, bool),
+        then: &str,
+    ) -> Option<PatternDb> {
+        let db = self.load_pdb(goal, tiles, how, then)?;
+        if copy {
+            db.drop_pages();
+        }
+        Some(db)
+    }
+
     /// How the databases of a set of `partitions` partitions for `goal` are opened, and
     /// whether those the search looks up are then copied into memory: a catalogue whose
     /// databases would be read opens them mapped and copies only the ones it looks up
@@ -572,7 +589,8 @@ impl Core {
         let parts = partitions(goal, spec).ok()?;
         let (how, copy) = self.catalogue_load(goal, parts.len());
         let sets = each_group_once(&parts, |tiles| {
-            self.load_pdb(goal, tiles, how, "not used").ok_or(())
+            self.load_group(goal, tiles, (how, copy), "not used")
+                .ok_or(())
         })
         .ok()?;
         let mut h = PdbHeuristic::catalogue(goal, sets).ok()?;

@@ -373,3 +373,58 @@ fn zero_aware_builds_past_25_cells_are_refused_with_a_reason() {
         check_zero_aware(&goal, &[1, 2, 3], 1);
     }
 }
+
+/// A catalogue loaded from files by the solving core, read into memory (files mapped, the
+/// tables looked up copied, the pages of the others given back): the same estimates as the
+/// databases built in memory, zero-aware and plain mixed, and shortest answers.
+#[test]
+fn a_catalogue_loaded_from_files_keeps_its_estimates() {
+    use npuzzle::request::{Core, Sources};
+    let goal = Board::solved(Size::square(3).unwrap());
+    let lim = Limits::default();
+    // The second partition's groups are the first's reflections.
+    let spec = "1,2,3/4,5,6/7,8 + 1,4,7/2,5,8/3,6 + 1,2,4,5/3,6,7,8";
+    let dir = std::env::temp_dir().join(format!("npuzzle-za-core-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut sets = Vec::new();
+    for (p, groups) in partitions(&goal, spec).unwrap().iter().enumerate() {
+        let mut dbs = Vec::new();
+        for tiles in groups {
+            // Zero-aware for the first and last partitions, plain for the second.
+            let db = if p != 1 {
+                let db = PatternDb::build_zero_aware(&goal, tiles, &lim, 1, &mut |_| {}).unwrap();
+                db.save(&dir.join(zero_aware_file_name(&goal, tiles))).unwrap();
+                db
+            } else {
+                let db = PatternDb::build(&goal, tiles, &lim, 1, &mut |_| {}).unwrap();
+                db.save(&dir.join(file_name(&goal, tiles))).unwrap();
+                db
+            };
+            dbs.push(db);
+        }
+        sets.push(dbs);
+    }
+    let built = PdbHeuristic::catalogue(&goal, sets).unwrap();
+    for load in [Load::Read, Load::Map, Load::Auto] {
+        let core = Core::new(Sources {
+            pdb_dir: Some(dir.clone()),
+            load,
+            ..Sources::default()
+        });
+        let h = core.named_pdbs(&goal, spec, &lim).unwrap();
+        assert_eq!(h.label("x"), "pdb x + reflection (partly zero-aware)");
+        let dist = distances(&goal);
+        for b in all_boards(3, 3) {
+            if dist.contains_key(&b) {
+                assert_eq!(h.estimate(&b), built.estimate(&b), "{load:?} {b}");
+            }
+        }
+        let mut rng = npuzzle::scramble::Rng::new(4);
+        for _ in 0..20 {
+            let b = npuzzle::scramble::uniform(&goal, &mut rng);
+            let s = idastar_pdb(&b, &goal, &h, &lim).unwrap();
+            assert_eq!(s.len() as u32, dist[&b], "{load:?} {b}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

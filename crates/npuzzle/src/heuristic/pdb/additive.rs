@@ -172,12 +172,15 @@ impl PdbHeuristic {
                 side_dbs.push((base..base, false));
             }
         }
-        // The distinct lookups: those over the same tiles of the board are one.
+        // The distinct lookups: those over the same tiles of the board, with databases of
+        // the same kind, are one (a zero-aware database and a plain one over the same tiles
+        // give different entries).
         let mut shared: Vec<Shared> = Vec::new();
-        let mut keys: Vec<Vec<usize>> = Vec::new();
+        let mut keys: Vec<(Vec<usize>, bool)> = Vec::new();
         for (side, (range, _)) in side_dbs.iter().enumerate() {
             for d in range.clone() {
-                let key: Vec<usize> = (0..n).filter(|&t| owners[side][t].0 == d as u8).collect();
+                let tiles: Vec<usize> = (0..n).filter(|&t| owners[side][t].0 == d as u8).collect();
+                let key = (tiles, all[d].is_zero_aware());
                 match keys.iter().position(|k| *k == key) {
                     Some(l) => shared[l].sides |= 1 << side,
                     None => {
@@ -249,10 +252,10 @@ impl PdbHeuristic {
 
     /// Copies the databases the search looks up into memory of their own
     /// ([`PatternDb::in_memory`]), once each however many partitions share them, and
-    /// leaves the others as they are: in a catalogue, a group whose lookups are all made
-    /// through another partition's group (its reflection) is read only for a root's
-    /// estimate, so opened mapped it takes next to no memory (in `6-6-6-6x4`, four of the
-    /// twelve tables).
+    /// leaves the others as they are, their pages given back where they are mapped: in a
+    /// catalogue, a group whose lookups are all made through another partition's group
+    /// (its reflection) is read only for a root's estimate, so opened mapped it takes next
+    /// to no memory (in `6-6-6-6x4`, four of the twelve tables).
     pub(crate) fn read_lookups_into_memory(&mut self) -> std::io::Result<()> {
         let mut copied: Vec<(PatternDb, PatternDb)> = Vec::new();
         let mut used: Vec<usize> = self.shared.iter().map(|s| s.db).collect();
@@ -264,13 +267,17 @@ impl PdbHeuristic {
                 continue;
             }
             let copy = self.dbs[d].in_memory()?;
+            // The mapped pages the copy read are not needed any more.
+            self.dbs[d].drop_pages();
             copied.push((self.dbs[d].clone(), copy.clone()));
             self.dbs[d] = copy;
         }
-        // Clones of a copied database in other partitions share the copy too.
+        // Clones of a copied database in other partitions share the copy too; the rest
+        // give back what the checksum read.
         for db in &mut self.dbs {
-            if let Some((_, copy)) = copied.iter().find(|(o, _)| o.shares_entries(db)) {
-                *db = copy.clone();
+            match copied.iter().find(|(o, _)| o.shares_entries(db)) {
+                Some((_, copy)) => *db = copy.clone(),
+                None => db.drop_pages(),
             }
         }
         Ok(())

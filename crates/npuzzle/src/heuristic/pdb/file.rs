@@ -299,7 +299,9 @@ impl PatternDb {
         // as it could break any program reading it.
         let data = unsafe { Mmap::map(&file) }.map_err(io)?;
         let head = parse(&data)?;
-        Ok(PatternDb::from_header(head, data))
+        let mut db = PatternDb::from_header(head, data);
+        db.mapped = true;
+        Ok(db)
     }
 }
 

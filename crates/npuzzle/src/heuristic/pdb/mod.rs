@@ -75,6 +75,8 @@ pub struct PatternDb {
     start: usize,
     /// Whether each entry is a zero-aware one (four bytes, little-endian).
     zero_aware: bool,
+    /// Whether `data` maps the file read-only (rather than memory of its own).
+    mapped: bool,
 }
 
 impl PatternDb {
@@ -94,6 +96,7 @@ impl PatternDb {
             data: Arc::new(data),
             start,
             zero_aware,
+            mapped: false,
         }
     }
 
@@ -109,6 +112,24 @@ impl PatternDb {
             0,
             self.zero_aware,
         ))
+    }
+
+    /// For a database mapped from its file: lets the system take back the pages read so
+    /// far (the checksum reads them all when it is opened). They stay in the file and
+    /// come back on the next read; memory of its own is left alone.
+    pub(crate) fn drop_pages(&self) {
+        if self.mapped {
+            #[allow(unsafe_code)]
+            // SAFETY: the mapping is of a file, read-only and shared (see
+            // `PatternDb::map`): after this advice its pages are read again from the file,
+            // whose contents npuzzle never changes in place, so every later read sees the
+            // same bytes. (On memory of its own the advice would lose the entries: it is
+            // never given there.)
+            let _ = unsafe {
+                self.data
+                    .unchecked_advise(memmap2::UncheckedAdvice::DontNeed)
+            };
+        }
     }
 
     /// Whether `self` and `other` share their entries (one is a clone of the other).
@@ -130,12 +151,10 @@ impl PatternDb {
     #[inline(always)]
     fn word(&self, idx: u64) -> u32 {
         let at = self.start + 4 * idx as usize;
-        u32::from_le_bytes([
-            self.data[at],
-            self.data[at + 1],
-            self.data[at + 2],
-            self.data[at + 3],
-        ])
+        match self.data.get(at..at + 4) {
+            Some(&[a, b, c, d]) => u32::from_le_bytes([a, b, c, d]),
+            _ => panic!("index {idx} out of range of {} entries", self.len()),
+        }
     }
 }
 
