@@ -393,7 +393,8 @@ fn a_catalogue_loaded_from_files_keeps_its_estimates() {
             // Zero-aware for the first and last partitions, plain for the second.
             let db = if p != 1 {
                 let db = PatternDb::build_zero_aware(&goal, tiles, &lim, 1, &mut |_| {}).unwrap();
-                db.save(&dir.join(zero_aware_file_name(&goal, tiles))).unwrap();
+                db.save(&dir.join(zero_aware_file_name(&goal, tiles)))
+                    .unwrap();
                 db
             } else {
                 let db = PatternDb::build(&goal, tiles, &lim, 1, &mut |_| {}).unwrap();
