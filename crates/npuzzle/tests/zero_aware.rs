@@ -429,3 +429,28 @@ fn a_catalogue_loaded_from_files_keeps_its_estimates() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// On 2x2 a pattern of two tiles leaves placements that no build reaches (each tile keeps
+/// its place in the cycle of the four cells): both kinds pass the consistency pass, their
+/// largest value is a reached one, and a file cut short says it is truncated.
+#[test]
+fn two_by_two_databases_pass_the_check_and_short_files_say_truncated() {
+    let goal = Board::solved(Size::square(2).unwrap());
+    let lim = Limits::default();
+    for tiles in [&[1u8, 2][..], &[3], &[1, 2, 3]] {
+        let plain = PatternDb::build(&goal, tiles, &lim, 1, &mut |_| {}).unwrap();
+        let za = PatternDb::build_zero_aware(&goal, tiles, &lim, 1, &mut |_| {}).unwrap();
+        for db in [&plain, &za] {
+            db.check_consistent(1).unwrap();
+            assert!(db.max_value() <= 6, "{tiles:?}: {}", db.max_value());
+        }
+        let (_, raised) = check_zero_aware(&goal, tiles, 1);
+        assert_eq!(raised, 0, "one region on 2x2");
+    }
+    let db = PatternDb::build_zero_aware(&goal, &[1, 2], &lim, 1, &mut |_| {}).unwrap();
+    let bytes = db.to_bytes();
+    let e = PatternDb::from_bytes(&bytes[..bytes.len() - 5])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("(truncated)"), "{e}");
+}

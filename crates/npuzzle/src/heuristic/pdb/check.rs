@@ -9,7 +9,7 @@ use super::{PatternDb, MAX_TILES, ZERO_AWARE_VALUE_BITS};
 use crate::limits::{resolve_threads, run_chunks};
 
 /// Never reached by a build (and so an error unless the pattern holds every tile but
-/// the blank, where half the placements have the wrong parity).
+/// the blank, where half the placements have the wrong parity, or the board is 2x2).
 const UNSEEN: u8 = u8::MAX;
 
 impl PatternDb {
@@ -79,7 +79,9 @@ impl PatternDb {
         let goal_blank = self.goal.blank();
         // With every tile but the blank in the pattern, half the placements are out of
         // reach (parity) and stay unseen.
-        let parity_bound = k + 1 == n;
+        // On 2x2 every tile keeps its place in the cycle of the four cells, so placements
+        // out of that order are never reached either.
+        let parity_bound = k + 1 == n || n == 4;
         let first_bad = AtomicU64::new(u64::MAX);
         let check = |p: u64, pos: &mut [u8; MAX_TILES]| -> bool {
             let (v, bits) = entry(p);

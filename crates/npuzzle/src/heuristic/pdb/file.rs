@@ -179,11 +179,13 @@ fn check_version(bytes: &[u8]) -> Result<bool, FileError> {
     Ok(zero_aware)
 }
 
-/// Checks whole file bytes: the header as [`parse_header`] does, and the checksum.
+/// Checks whole file bytes: the header (and length) as [`parse_header`] does, then the
+/// checksum.
 fn parse(bytes: &[u8]) -> Result<Header, FileError> {
-    check_version(bytes)?;
+    // The header first: a file cut short says so, not that its last bytes are no checksum.
+    let head = parse_header(bytes, bytes.len() as u64)?;
     check_trailer(bytes)?;
-    parse_header(bytes, bytes.len() as u64)
+    Ok(head)
 }
 
 impl PatternDb {

@@ -261,19 +261,24 @@ impl PatternDb {
         self.at_blank(self.place.index(&pos), board.blank())
     }
 
-    /// The largest value in the database (with the blank anywhere).
+    /// The largest value in the database (with the blank anywhere), over the placements
+    /// a build reaches.
     pub fn max_value(&self) -> u8 {
+        let low = (1u32 << ZERO_AWARE_VALUE_BITS) - 1;
         if self.zero_aware {
             (0..self.len() as u64)
-                .map(|i| {
-                    let w = self.word(i);
-                    (w & ((1 << ZERO_AWARE_VALUE_BITS) - 1)) as u8
-                        + u8::from(w >> ZERO_AWARE_VALUE_BITS != 0)
-                })
+                .map(|i| self.word(i))
+                .filter(|w| w & low != low)
+                .map(|w| (w & low) as u8 + u8::from(w >> ZERO_AWARE_VALUE_BITS != 0))
                 .max()
                 .unwrap_or(0)
         } else {
-            self.entries().iter().copied().max().unwrap_or(0)
+            self.entries()
+                .iter()
+                .copied()
+                .filter(|&v| v != u8::MAX)
+                .max()
+                .unwrap_or(0)
         }
     }
 }
