@@ -65,7 +65,7 @@ impl Driver {
             .local_addr()
             .unwrap()
             .port();
-        let child = Command::new(driver)
+        let mut child = Command::new(driver)
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -94,7 +94,20 @@ impl Driver {
                 "--window-size=1100,1000"]},
             "goog:loggingPrefs": {"browser": "ALL"}
         }}});
-        let a = common::post(addr, "/session", &caps.to_string());
+        // Once seen listening, chromedriver has been seen to refuse the next connection
+        // (a CI run on 2026-12-02): the session is asked for again, for up to 20 s.
+        let a = loop {
+            match common::try_request(addr, "POST", "/session", Some(&caps.to_string())) {
+                Ok(a) => break a,
+                Err(e) => {
+                    if clock.elapsed() > Duration::from_secs(20) {
+                        let _ = child.kill();
+                        panic!("chromedriver refused the session: {e}");
+                    }
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+            }
+        };
         assert_eq!(a.status, 200, "new session: {}", a.body);
         let session = a.json()["value"]["sessionId"].as_str().unwrap().to_string();
         Some(Driver {

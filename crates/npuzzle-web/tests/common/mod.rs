@@ -50,10 +50,20 @@ impl Answer {
 
 /// One request on a fresh connection.
 pub fn request(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> Answer {
-    let mut s = TcpStream::connect(addr).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+    try_request(addr, method, path, body).unwrap()
+}
+
+/// One request on a fresh connection, or why the connection could not be made.
+pub fn try_request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+) -> std::io::Result<Answer> {
+    let mut s = TcpStream::connect(addr)?;
+    s.set_read_timeout(Some(Duration::from_secs(120)))?;
     send(&mut s, addr, method, path, body, true);
-    read_answer(&mut s)
+    Ok(read_answer(&mut s))
 }
 
 /// Reads one answer from `s`: up to the end of its body by Content-Length (some servers
