@@ -17,7 +17,6 @@ use crate::Fail;
 /// The environment variable that overrides where databases are kept.
 pub const PDB_ENV: &str = "NPUZZLE_PDB_DIR";
 
-pub use npuzzle::heuristic::pdb::file_name;
 pub use npuzzle::request::MTM_FILE;
 
 /// `--pdb-dir`, else `$NPUZZLE_PDB_DIR`, else the cache directory.

@@ -1743,23 +1743,26 @@ fn zero_aware_databases_are_built_listed_verified_and_used() {
         assert!(o.status.success(), "{}", text(&o.stderr));
         serde_json::from_str::<serde_json::Value>(text(&o.stdout).trim()).unwrap()
     };
+    let build_zero_aware = || {
+        npuzzle(
+            &[
+                "pdb",
+                "build",
+                "--size",
+                "4x4",
+                "--pdb",
+                "5-5-5",
+                "--zero-aware",
+            ],
+            "",
+        )
+    };
     // Plain databases, built by the search itself.
     let plain = solve();
     assert_eq!(plain["heuristic"], "pdb 5-5-5 + reflection", "{plain}");
     // The zero-aware ones beside them: named .za.npz, listed as such, sound, and used in
     // their place for the same shortest length with fewer nodes.
-    let o = npuzzle(
-        &[
-            "pdb",
-            "build",
-            "--size",
-            "4x4",
-            "--pdb",
-            "5-5-5",
-            "--zero-aware",
-        ],
-        "",
-    );
+    let o = build_zero_aware();
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert_eq!(
         text(&o.stdout).matches(".za.npz: built").count(),
@@ -1795,18 +1798,7 @@ fn zero_aware_databases_are_built_listed_verified_and_used() {
             .success()
     );
     // Built again without --force: present.
-    let o = npuzzle(
-        &[
-            "pdb",
-            "build",
-            "--size",
-            "4x4",
-            "--pdb",
-            "5-5-5",
-            "--zero-aware",
-        ],
-        "",
-    );
+    let o = build_zero_aware();
     assert_eq!(
         text(&o.stdout).matches(": present").count(),
         3,

@@ -36,18 +36,10 @@ impl PatternDatabases {
             let mut dbs = Vec::new();
             for tiles in &parts {
                 let lim = Limits::default();
-                let db = if zero_aware {
-                    PatternDb::build_zero_aware(&g, tiles, &lim, threads, &mut |_| {})
-                } else {
-                    PatternDb::build(&g, tiles, &lim, threads, &mut |_| {})
-                }
-                .map_err(|e| e.to_string())?;
+                let db = PatternDb::build_of(&g, tiles, &lim, threads, &mut |_| {}, zero_aware)
+                    .map_err(|e| e.to_string())?;
                 if let Some(d) = &directory {
-                    let path = d.join(if zero_aware {
-                        npuzzle::heuristic::pdb::zero_aware_file_name(&g, tiles)
-                    } else {
-                        npuzzle::heuristic::pdb::file_name(&g, tiles)
-                    });
+                    let path = d.join(npuzzle::heuristic::pdb::file_name_of(&g, tiles, zero_aware));
                     db.save(&path)
                         .map_err(|e| format!("{}: {e}", path.display()))?;
                 }

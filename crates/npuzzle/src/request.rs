@@ -74,8 +74,8 @@ use crate::error::SearchError;
 use crate::heuristic::mtm_pdb::MtmRows;
 use crate::heuristic::pdb::PdbHeuristic;
 use crate::heuristic::pdb::{
-    build_memory, build_memory_of, cached_file, check_partition_count, file_name, partition,
-    partitions, zero_aware_file_name, Load, PatternDb, Placement, CATALOGUE_24,
+    build_memory, build_memory_of, cached_file, check_partition_count, file_name_of, partition,
+    partitions, Load, PatternDb, Placement, CATALOGUE_24,
 };
 use crate::heuristic::HeuristicKind;
 use crate::layered::Progress;
@@ -450,19 +450,11 @@ impl Core {
             ));
         }
         let db = self.building(&format!("pdb {}", tiles.len()), large, |progress| {
-            if zero_aware {
-                PatternDb::build_zero_aware(goal, tiles, limits, threads, progress)
-            } else {
-                PatternDb::build(goal, tiles, limits, threads, progress)
-            }
+            PatternDb::build_of(goal, tiles, limits, threads, progress, zero_aware)
         })?;
         match &self.sources.pdb_dir {
             Some(d) => {
-                let path = d.join(if zero_aware {
-                    zero_aware_file_name(goal, tiles)
-                } else {
-                    file_name(goal, tiles)
-                });
+                let path = d.join(file_name_of(goal, tiles, zero_aware));
                 match db.save(&path) {
                     Err(e) if must_save => {
                         return Err(SearchError::Unsupported {

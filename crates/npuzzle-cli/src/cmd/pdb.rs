@@ -5,11 +5,11 @@ use std::path::PathBuf;
 
 use clap::{Args as ClapArgs, Subcommand};
 use npuzzle::error::human_bytes;
-use npuzzle::heuristic::pdb::{partitions, zero_aware_file_name, Load, PatternDb, PdbInfo};
+use npuzzle::heuristic::pdb::{file_name_of, partitions, Load, PatternDb, PdbInfo};
 use npuzzle::Board;
 
 use crate::opts::{parse_size, LimitOpts};
-use crate::pdbs::{build_one, file_name, pdb_dir};
+use crate::pdbs::{build_one, pdb_dir};
 use crate::{Fail, BAD_INPUT, OK};
 
 /// Manage the pattern databases used by `solve` and `bench` on 4x4 and larger boards.
@@ -149,11 +149,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                 }
             }
             for tiles in groups {
-                let path = dir.join(if zero_aware {
-                    zero_aware_file_name(&goal, tiles)
-                } else {
-                    file_name(&goal, tiles)
-                });
+                let path = dir.join(file_name_of(&goal, tiles, zero_aware));
                 if !force
                     && path.exists()
                     && crate::pdbs::load(&path, &goal, tiles, Load::Map).is_ok()

@@ -49,3 +49,68 @@ pub fn reaches(start: &Board, moves: &[Direction], goal: &Board) -> bool {
     let mut b = start.clone();
     b.apply_all(moves).is_ok() && &b == goal
 }
+
+/// The fewest pattern-tile moves from every (placement, blank cell) to the goal, by plain
+/// 0-1 BFS: moving a pattern tile costs 1, any other tile 0.
+pub fn distances_with_blank(goal: &Board, tiles: &[u8]) -> HashMap<(Vec<u8>, usize), u32> {
+    let size = goal.size();
+    let (w, n) = (size.width(), size.cells());
+    let home: Vec<u8> = tiles
+        .iter()
+        .map(|&t| goal.cells().iter().position(|&c| c == t).unwrap() as u8)
+        .collect();
+    let mut best: HashMap<(Vec<u8>, usize), u32> = HashMap::new();
+    let mut queue = VecDeque::new();
+    best.insert((home.clone(), goal.blank()), 0);
+    queue.push_back((home, goal.blank(), 0u32));
+    while let Some((pos, blank, d)) = queue.pop_front() {
+        if best[&(pos.clone(), blank)] < d {
+            continue;
+        }
+        let (r, c) = (blank / w, blank % w);
+        let mut nbs = vec![];
+        if c > 0 {
+            nbs.push(blank - 1);
+        }
+        if c + 1 < w {
+            nbs.push(blank + 1);
+        }
+        if r > 0 {
+            nbs.push(blank - w);
+        }
+        if blank + w < n {
+            nbs.push(blank + w);
+        }
+        for nb in nbs {
+            let mut p2 = pos.clone();
+            let cost = match p2.iter().position(|&x| x as usize == nb) {
+                Some(i) => {
+                    p2[i] = blank as u8;
+                    1
+                }
+                None => 0,
+            };
+            let key = (p2.clone(), nb);
+            if best.get(&key).is_none_or(|&b| b > d + cost) {
+                best.insert(key, d + cost);
+                if cost == 0 {
+                    queue.push_front((p2, nb, d));
+                } else {
+                    queue.push_back((p2, nb, d + 1));
+                }
+            }
+        }
+    }
+    best
+}
+
+/// Per placement, the least of `by_blank` over the blank's cells (its plain pattern
+/// distance).
+pub fn least_over_blank(by_blank: &HashMap<(Vec<u8>, usize), u32>) -> HashMap<Vec<u8>, u32> {
+    let mut out: HashMap<Vec<u8>, u32> = HashMap::new();
+    for ((pos, _), &d) in by_blank {
+        let e = out.entry(pos.clone()).or_insert(d);
+        *e = (*e).min(d);
+    }
+    out
+}

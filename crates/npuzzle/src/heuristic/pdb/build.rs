@@ -10,8 +10,8 @@
 use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
 
 use super::{
-    check_pattern, huge_copy, BuildProgress, PatternDb, Placement, MAX_CELLS, MAX_TILES,
-    ZERO_AWARE_MAX_CELLS, ZERO_AWARE_VALUE_BITS,
+    check_pattern, huge_copy, zero_aware_word, BuildProgress, PatternDb, Placement, MAX_CELLS,
+    MAX_TILES, ZERO_AWARE_MAX_CELLS, ZERO_AWARE_VALUE_BITS,
 };
 use crate::board::{Board, Size};
 use crate::error::SearchError;
@@ -78,7 +78,19 @@ impl PatternDb {
         Self::build_of(goal, tiles, limits, threads, progress, true)
     }
 
-    fn build_of(
+    /// Builds the database of `tiles` towards `goal`: zero-aware
+    /// ([`build_zero_aware`](Self::build_zero_aware)) with `zero_aware`, else plain
+    /// ([`build`](Self::build)).
+    ///
+    /// ```
+    /// use npuzzle::heuristic::pdb::PatternDb;
+    /// use npuzzle::{Board, Limits};
+    /// let goal = Board::solved("3x3".parse().unwrap());
+    /// let lim = Limits::default();
+    /// let db = PatternDb::build_of(&goal, &[1, 2, 3], &lim, 1, &mut |_| {}, true).unwrap();
+    /// assert!(db.is_zero_aware());
+    /// ```
+    pub fn build_of(
         goal: &Board,
         tiles: &[u8],
         limits: &Limits,
@@ -189,12 +201,8 @@ impl PatternDb {
             // Unreached placements (parity, with every tile but the blank in the pattern)
             // hold the highest value bits and no region bits.
             let mut words = try_vec(4 * count as usize, "pdb build", || 0u8)?;
-            for (i, (v, m)) in data.iter().zip(plus).enumerate() {
-                let w = if *v == UNSEEN {
-                    (1 << ZERO_AWARE_VALUE_BITS) - 1
-                } else {
-                    *v as u32 | m.into_inner() << ZERO_AWARE_VALUE_BITS
-                };
+            for (i, (&v, m)) in data.iter().zip(plus).enumerate() {
+                let w = zero_aware_word(v, m.into_inner());
                 words[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
             }
             words

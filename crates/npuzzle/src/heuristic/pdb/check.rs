@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::build::Grid;
-use super::{PatternDb, MAX_TILES, ZERO_AWARE_VALUE_BITS};
+use super::{PatternDb, MAX_TILES};
 use crate::limits::{resolve_threads, run_chunks};
 
 /// Never reached by a build (and so an error unless the pattern holds every tile but
@@ -56,21 +56,6 @@ impl PatternDb {
         let place = &self.place;
         let count = place.count();
         let za = self.zero_aware;
-        let low = (1u32 << ZERO_AWARE_VALUE_BITS) - 1;
-        // The plain value (UNSEEN where unreached) and the region bits.
-        let entry = |p: u64| -> (u8, u64) {
-            if za {
-                let w = self.word(p);
-                let v = if w & low == low {
-                    UNSEEN
-                } else {
-                    (w & low) as u8
-                };
-                (v, (w >> ZERO_AWARE_VALUE_BITS) as u64)
-            } else {
-                (self.at(p), 0)
-            }
-        };
         let mut home = [0u8; MAX_TILES];
         for (i, &t) in self.tiles.iter().enumerate() {
             home[i] = self.goal.cells().iter().position(|&c| c == t).unwrap_or(0) as u8;
@@ -84,7 +69,8 @@ impl PatternDb {
         let parity_bound = k + 1 == n || n == 4;
         let first_bad = AtomicU64::new(u64::MAX);
         let check = |p: u64, pos: &mut [u8; MAX_TILES]| -> bool {
-            let (v, bits) = entry(p);
+            let (v, bits) = self.entry(p);
+            let bits = bits as u64;
             if v == UNSEEN {
                 return parity_bound && bits == 0;
             }
@@ -103,7 +89,7 @@ impl PatternDb {
                     let c = to.trailing_zeros() as u8;
                     to &= to - 1;
                     let q = (p as i64 + place.delta(&pos[..k], i, c)) as u64;
-                    near[count] = (c, entry(q).0);
+                    near[count] = (c, self.entry(q).0);
                     count += 1;
                 }
             }

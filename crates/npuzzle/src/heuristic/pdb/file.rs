@@ -5,7 +5,7 @@
 use std::io::Read;
 use std::path::Path;
 
-use super::{check_pattern, huge_buffer, huge_copy, PatternDb, Placement};
+use super::{check_pattern, entry_width, huge_buffer, huge_copy, PatternDb, Placement};
 use crate::board::{Board, Size};
 use crate::error::{human_bytes, FileError};
 use crate::files::{check_header, check_trailer, io_error, seal, Reader};
@@ -146,8 +146,7 @@ fn parse_header(bytes: &[u8], file_len: u64) -> Result<Header, FileError> {
         )));
     }
     let start = r.pos;
-    let width = if zero_aware { 4 } else { 1 };
-    let want = start as u64 + width * len + 8;
+    let want = start as u64 + entry_width(zero_aware) as u64 * len + 8;
     if file_len != want {
         return Err(if file_len < want {
             FileError::Truncated {
@@ -170,13 +169,17 @@ fn parse_header(bytes: &[u8], file_len: u64) -> Result<Header, FileError> {
 /// Checks the magic and version; whether the entries are zero-aware (version 2).
 fn check_version(bytes: &[u8]) -> Result<bool, FileError> {
     let zero_aware = bytes.get(8..12) == Some(&PDB_VERSION_ZERO_AWARE.to_le_bytes()[..]);
-    let version = if zero_aware {
+    check_header(bytes, PDB_MAGIC, format_version(zero_aware))?;
+    Ok(zero_aware)
+}
+
+/// The format version of a database's file.
+fn format_version(zero_aware: bool) -> u32 {
+    if zero_aware {
         PDB_VERSION_ZERO_AWARE
     } else {
         PDB_VERSION
-    };
-    check_header(bytes, PDB_MAGIC, version)?;
-    Ok(zero_aware)
+    }
 }
 
 /// Checks whole file bytes: the header (and length) as [`parse_header`] does, then the
@@ -194,12 +197,7 @@ impl PatternDb {
         let size = self.goal.size();
         let mut out = Vec::with_capacity(64 + self.entries().len());
         out.extend_from_slice(PDB_MAGIC);
-        let version = if self.zero_aware {
-            PDB_VERSION_ZERO_AWARE
-        } else {
-            PDB_VERSION
-        };
-        out.extend_from_slice(&version.to_le_bytes());
+        out.extend_from_slice(&format_version(self.zero_aware).to_le_bytes());
         out.push(size.width() as u8);
         out.push(size.height() as u8);
         out.push(self.tiles.len() as u8);
@@ -216,8 +214,8 @@ impl PatternDb {
     /// goal and tiles are sound and that the entry count fits them.
     pub fn from_bytes(bytes: &[u8]) -> Result<PatternDb, FileError> {
         let head = parse(bytes)?;
-        let width = if head.zero_aware { 4 } else { 1 };
-        let entries = &bytes[head.start..head.start + width * head.place.count() as usize];
+        let len = entry_width(head.zero_aware) * head.place.count() as usize;
+        let entries = &bytes[head.start..head.start + len];
         let data = huge_copy(entries).map_err(|e| {
             FileError::Invalid(format!(
                 "cannot allocate {}: {e}",
@@ -317,6 +315,15 @@ pub fn file_name(goal: &Board, tiles: &[u8]) -> String {
         crate::files::checksum(goal.cells()),
         t.join(".")
     )
+}
+
+/// The file name of the database of `tiles` for `goal`, zero-aware or plain.
+pub fn file_name_of(goal: &Board, tiles: &[u8], zero_aware: bool) -> String {
+    if zero_aware {
+        zero_aware_file_name(goal, tiles)
+    } else {
+        file_name(goal, tiles)
+    }
 }
 
 /// The file name of the zero-aware database of `tiles` for `goal`:

@@ -42,8 +42,8 @@ pub(crate) use additive::{check_partition_count, Side, NONE};
 pub use additive::{PdbHeuristic, MAX_SIDES};
 pub use build::{build_memory, build_memory_of};
 pub use file::{
-    cached_file, file_name, zero_aware_file_name, Load, PdbInfo, PDB_MAGIC, PDB_VERSION,
-    PDB_VERSION_ZERO_AWARE,
+    cached_file, file_name, file_name_of, zero_aware_file_name, Load, PdbInfo, PDB_MAGIC,
+    PDB_VERSION, PDB_VERSION_ZERO_AWARE,
 };
 pub use partition::{check_pattern, partition, partitions, CATALOGUE_24, PRESETS};
 pub use placement::Placement;
@@ -55,8 +55,30 @@ pub const MAX_TILES: usize = 12;
 /// The most cells of a board a zero-aware database is built for: an entry is 32 bits, the
 /// plain value in the low [`ZERO_AWARE_VALUE_BITS`] and a bit per cell above them.
 pub const ZERO_AWARE_MAX_CELLS: usize = 32 - ZERO_AWARE_VALUE_BITS as usize;
-/// The bits of a zero-aware entry that hold the plain value (values up to 127).
+/// The bits of a zero-aware entry that hold the plain value (values up to 126; all set:
+/// a placement no build reaches).
 pub const ZERO_AWARE_VALUE_BITS: u32 = 7;
+/// The plain value's bits of a zero-aware entry.
+const VALUE_MASK: u32 = (1 << ZERO_AWARE_VALUE_BITS) - 1;
+
+/// The zero-aware entry of plain value `value` (`u8::MAX`: never reached) whose regions
+/// on the cells `bits` need a move more.
+pub(super) fn zero_aware_word(value: u8, bits: u32) -> u32 {
+    if value == u8::MAX {
+        VALUE_MASK
+    } else {
+        value as u32 | bits << ZERO_AWARE_VALUE_BITS
+    }
+}
+
+/// Bytes an entry takes: 1, or 4 for a zero-aware database.
+pub(super) fn entry_width(zero_aware: bool) -> usize {
+    if zero_aware {
+        4
+    } else {
+        1
+    }
+}
 
 /// One pattern database: the tiles, the goal, and a byte per placement (four for a
 /// zero-aware one, see the module's notes).
@@ -140,10 +162,19 @@ impl PatternDb {
     /// Bytes an entry takes: 1, or 4 for a zero-aware database.
     #[inline(always)]
     fn width(&self) -> usize {
-        if self.zero_aware {
-            4
-        } else {
-            1
+        entry_width(self.zero_aware)
+    }
+
+    /// The entry at an index as its plain value (`u8::MAX` where no build reaches) and
+    /// the cells whose regions need a move more (none for a plain database).
+    pub(super) fn entry(&self, idx: u64) -> (u8, u32) {
+        if !self.zero_aware {
+            return (self.at(idx), 0);
+        }
+        let w = self.word(idx);
+        match w & VALUE_MASK {
+            VALUE_MASK => (u8::MAX, 0),
+            v => (v as u8, w >> ZERO_AWARE_VALUE_BITS),
         }
     }
 
@@ -217,7 +248,7 @@ impl PatternDb {
     #[inline(always)]
     pub fn at(&self, idx: u64) -> u8 {
         if self.zero_aware {
-            self.data[self.start + 4 * idx as usize] & ((1 << ZERO_AWARE_VALUE_BITS) - 1)
+            self.data[self.start + 4 * idx as usize] & VALUE_MASK as u8
         } else {
             self.data[self.start + idx as usize]
         }
@@ -230,8 +261,7 @@ impl PatternDb {
     pub fn at_blank(&self, idx: u64, blank: usize) -> u32 {
         if self.zero_aware {
             let w = self.word(idx);
-            (w & ((1 << ZERO_AWARE_VALUE_BITS) - 1))
-                + ((w >> (ZERO_AWARE_VALUE_BITS as usize + blank)) & 1)
+            (w & VALUE_MASK) + ((w >> (ZERO_AWARE_VALUE_BITS as usize + blank)) & 1)
         } else {
             self.data[self.start + idx as usize] as u32
         }
@@ -264,22 +294,12 @@ impl PatternDb {
     /// The largest value in the database (with the blank anywhere), over the placements
     /// a build reaches.
     pub fn max_value(&self) -> u8 {
-        let low = (1u32 << ZERO_AWARE_VALUE_BITS) - 1;
-        if self.zero_aware {
-            (0..self.len() as u64)
-                .map(|i| self.word(i))
-                .filter(|w| w & low != low)
-                .map(|w| (w & low) as u8 + u8::from(w >> ZERO_AWARE_VALUE_BITS != 0))
-                .max()
-                .unwrap_or(0)
-        } else {
-            self.entries()
-                .iter()
-                .copied()
-                .filter(|&v| v != u8::MAX)
-                .max()
-                .unwrap_or(0)
-        }
+        (0..self.len() as u64)
+            .map(|i| self.entry(i))
+            .filter(|&(v, _)| v != u8::MAX)
+            .map(|(v, bits)| v + u8::from(bits != 0))
+            .max()
+            .unwrap_or(0)
     }
 }
 
