@@ -175,6 +175,18 @@ pub fn parse_weight(s: &str) -> Result<f64, String> {
     npuzzle::search::check_weight(w)
 }
 
+/// A beam width: 1 to `search::ANYTIME_MAX_WIDTH`.
+pub fn parse_beam_width(s: &str) -> Result<usize, String> {
+    let w = s.trim().parse::<usize>().map_err(|_| {
+        format!(
+            "expected a beam width from 1 to {}, found {s:?}",
+            npuzzle::search::ANYTIME_MAX_WIDTH
+        )
+    })?;
+    npuzzle::search::check_beam_width(w)?;
+    Ok(w)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1314,6 +1314,49 @@ fn weighted_search_states_its_bound() {
 }
 
 #[test]
+fn solve_runs_beams_at_the_width_asked_for() {
+    let board = text(&npuzzle(&["scramble", "--size", "7x7", "--seed", "4"], "").stdout)
+        .trim()
+        .to_string();
+    // No clock: the same answer every run, verified by applying it.
+    let run = || npuzzle(&["solve", "--beam-width", "32", "--stats", &board], "");
+    let (a, b) = (run(), run());
+    assert_eq!(a.status.code(), Some(0), "{}", text(&a.stderr));
+    let first = |o: &std::process::Output| text(&o.stdout).lines().next().unwrap().to_string();
+    assert_eq!(first(&a), first(&b));
+    assert!(
+        first(&a).contains("(not proven optimal, lower bound"),
+        "{}",
+        first(&a)
+    );
+    assert!(text(&a.stdout).contains("  anytime (linear-conflict beam):"));
+    let moves = first(&a).rsplit(' ').next().unwrap().to_string();
+    assert_eq!(
+        npuzzle(&["verify", &board, &moves], "").status.code(),
+        Some(0)
+    );
+    let five = text(&npuzzle(&["scramble", "--size", "5x5", "--seed", "4"], "").stdout)
+        .trim()
+        .to_string();
+    refused(
+        &["solve", "--beam-width", "32", &five],
+        "beam_width: expected a board of 26 cells or more (where auto answers by beams), \
+         found 5x5 (25 cells)",
+        2,
+    );
+    refused(
+        &["solve", "--beam-width", "32", "--algo", "idastar", &board],
+        "a beam width is for the anytime solver",
+        2,
+    );
+    refused(
+        &["solve", "--beam-width", "x", &board],
+        "expected a beam width from 1 to 1048576, found \"x\"",
+        2,
+    );
+}
+
+#[test]
 fn auto_answers_large_boards_without_building_databases() {
     // A random 6x6 under a tiny memory limit: answered by the anytime solver within its
     // second (beams as wide as the limit allows), said to be unproven, and no database
@@ -1587,6 +1630,44 @@ fn bench_measures_the_fast_solver_weights_and_random_boards() {
     assert!(
         any.iter().zip(&fast).all(|(a, f)| a < f),
         "{any:?} {fast:?}"
+    );
+    // At one beam width there is no clock: the same lengths every run, shorter than the
+    // fast solver's.
+    let wide = lengths("anytime", &["--beam-width", "64"]);
+    assert_eq!(wide, lengths("anytime", &["--beam-width", "64"]));
+    assert!(
+        wide.iter().zip(&fast).all(|(a, f)| a < f),
+        "{wide:?} {fast:?}"
+    );
+    refused(
+        &[
+            "bench",
+            "--set",
+            "random",
+            "--size",
+            "8x8",
+            "--algo",
+            "fast",
+            "--beam-width",
+            "8",
+        ],
+        "--beam-width sets the anytime solver's beams: expected --algo anytime",
+        2,
+    );
+    refused(
+        &[
+            "bench",
+            "--set",
+            "random",
+            "--size",
+            "8x8",
+            "--algo",
+            "anytime",
+            "--beam-width",
+            "0",
+        ],
+        "expected a beam width from 1 to 1048576, found 0",
+        2,
     );
     refused(
         &["bench", "--set", "random", "--size", "6x6"],

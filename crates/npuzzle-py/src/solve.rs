@@ -217,12 +217,14 @@ pub(crate) fn _solution(
 /// exception it raises, or Ctrl-C (KeyboardInterrupt), stops the search and is raised.
 /// With auto, a search that runs out of time is answered by the fast solver (optimal False, with the lower bound proven); a named
 /// algorithm raises TimeoutError. `threads`: threads for one board's database search
-/// (0: all cores). The answer is the library's, as `npuzzle solve --json`
-/// and the server give it.
+/// (0: all cores). `beam_width` (1 to 1048576): the anytime solver's beams at that one width
+/// instead of widths fitted to the time (auto, boards of 26 cells or more; without
+/// `time_limit` no clock, and the same board always gets the same answer). The answer is
+/// the library's, as `npuzzle solve --json` and the server give it.
 #[pyfunction]
 #[pyo3(signature = (board, goal=None, algorithm="auto", heuristic=None, weight=None,
                     time_limit=None, size=None, notation="tile", metric="stm", pdbs=None,
-                    solutions=None, progress=None, threads=0))]
+                    solutions=None, progress=None, threads=0, beam_width=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve(
     py: Python<'_>,
@@ -239,6 +241,7 @@ pub(crate) fn solve(
     solutions: Option<usize>,
     progress: Option<Py<PyAny>>,
     threads: usize,
+    beam_width: Option<usize>,
 ) -> PyResult<Solution> {
     let b = board_arg(board, size, "board")?;
     let g = goal_arg(goal, b.size())?;
@@ -271,6 +274,7 @@ pub(crate) fn solve(
         limits,
         solutions,
         threads,
+        beam_width,
         ..Request::default()
     };
     // Options that do not go together are refused in the library's words (the field

@@ -87,6 +87,17 @@ def test_anytime_and_weighted_answers():
     assert w.weight == 1.5 and w.optimal is False and w.lower_bound * 1.5 >= w.length
 
 
+def test_beams_at_one_width_answer_alike_every_time():
+    b = npuzzle.scramble("6x7", seed=5)
+    s, t = (npuzzle.solve(b, beam_width=24) for _ in range(2))
+    assert s.moves == t.moves and s.algorithm == "anytime" and s.optimal is False
+    assert s.lower_bound <= s.length and npuzzle.verify(b, s.moves)
+    with pytest.raises(ValueError, match="beam_width: expected a board of 26 cells or more"):
+        npuzzle.solve(npuzzle.scramble("5x5", seed=5), beam_width=24)
+    with pytest.raises(ValueError, match="expected a beam width from 1 to 1048576, found 0"):
+        npuzzle.solve(b, beam_width=0)
+
+
 def test_the_anytime_solver_takes_6x6_databases_for_its_last_region():
     # Small databases for the usual 6x6 goal (the default set takes minutes to build):
     # given with a 7x7 board, they rank the anytime solver's last 6x6 region, any goal.

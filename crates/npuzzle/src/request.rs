@@ -124,6 +124,10 @@ pub struct Request {
     pub limits: Limits,
     /// Threads for one board's database search (0: all cores).
     pub threads: usize,
+    /// `Some(w)`: the anytime solver's beams at this one width instead of widths fitted
+    /// to the time ([`search::beams_at_width`]): with auto on boards of 26 cells or more;
+    /// without a time limit the run ends when its beams do.
+    pub beam_width: Option<usize>,
 }
 
 impl Default for Request {
@@ -141,6 +145,7 @@ impl Default for Request {
             notation: Notation::Tile,
             limits: Limits::default(),
             threads: 0,
+            beam_width: None,
         }
     }
 }
@@ -159,6 +164,7 @@ impl std::fmt::Debug for Request {
             .field("exact", &self.exact)
             .field("notation", &self.notation)
             .field("threads", &self.threads)
+            .field("beam_width", &self.beam_width)
             .finish()
     }
 }
@@ -214,6 +220,22 @@ impl Request {
                 "pdb",
                 "pattern databases guide idastar (or auto, or weighted IDA*)",
             ));
+        }
+        if let Some(w) = self.beam_width {
+            search::check_beam_width(w).map_err(|e| bad("beam_width", e))?;
+            if self.algorithm != Auto
+                || self.exact
+                || self.weight.is_some()
+                || self.solutions.is_some()
+                || self.metric == Metric::Mtm
+            {
+                return Err(bad(
+                    "beam_width",
+                    "a beam width is for the anytime solver (algorithm auto on boards of 26 \
+                     cells or more); not with exact answers, a weight, several solutions or \
+                     the multi-tile metric",
+                ));
+            }
         }
         Ok(())
     }
@@ -968,6 +990,16 @@ impl Core {
             a.solutions = all;
             return Ok(a);
         }
+        if request.beam_width.is_some() && cells < FAST_FROM {
+            return Err(bad(
+                "beam_width",
+                format!(
+                    "expected a board of {FAST_FROM} cells or more (where auto answers by \
+                     beams), found {} ({cells} cells)",
+                    board.size()
+                ),
+            ));
+        }
         // Databases given for the usual 6x6 goal on a bigger board (or another goal), or
         // for the usual goal of a board of this size that the anytime solver ranks whole
         // (7x7) on a board of another goal, are the anytime solver's; others are this
@@ -1104,17 +1136,26 @@ impl Core {
             // from the page cache, seconds from disk) counts against the time, a second
             // when none is given; with less than REGION_PDBS_FROM they are used only if
             // already in memory.
-            let total = request
-                .limits
-                .time_limit
-                .unwrap_or(Duration::from_secs_f64(search::ANYTIME_SECONDS));
-            let dbs = self.region_pdbs(board, &request.limits, &region_given);
-            let dbs: Vec<&PdbHeuristic> = dbs.iter().map(|h| &**h).collect();
-            let left = Limits {
-                time_limit: Some(total.saturating_sub(started.elapsed())),
+            // At a fixed beam width, the sets are chosen as for ample time (see
+            // `sets_limit`) and, without a limit, nothing ends the run but its beams.
+            let total = match (request.limits.time_limit, request.beam_width) {
+                (None, Some(_)) => None,
+                (t, _) => Some(t.unwrap_or(Duration::from_secs_f64(search::ANYTIME_SECONDS))),
+            };
+            let choose = Limits {
+                time_limit: sets_limit(request.limits.time_limit, request.beam_width),
                 ..request.limits.clone()
             };
-            let a = search::anytime_with_databases(board, &goal, &dbs, request.threads, &left)?;
+            let dbs = self.region_pdbs(board, &choose, &region_given);
+            let dbs: Vec<&PdbHeuristic> = dbs.iter().map(|h| &**h).collect();
+            let left = Limits {
+                time_limit: total.map(|t| t.saturating_sub(started.elapsed())),
+                ..request.limits.clone()
+            };
+            let a = match request.beam_width {
+                Some(w) => search::beams_at_width(board, &goal, &dbs, w, request.threads, &left)?,
+                None => search::anytime_with_databases(board, &goal, &dbs, request.threads, &left)?,
+            };
             return Ok(done(beam_report(&a), a.solution, notes));
         }
         // Auto on 16 to 25 cells with no databases at hand (none cached, none built in the
@@ -1155,8 +1196,15 @@ impl Core {
             };
             let dbs = self.region_pdbs(board, &left, &region_given);
             let dbs: Vec<&PdbHeuristic> = dbs.iter().map(|h| &**h).collect();
-            let mut a =
-                search::anytime_above(board, &goal, request.threads, &left, *lower_bound, &dbs)?;
+            let mut a = search::anytime_above(
+                board,
+                &goal,
+                request.threads,
+                &left,
+                *lower_bound,
+                &dbs,
+                None,
+            )?;
             a.solution.stats.expanded += expanded;
             a.solution.stats.elapsed = started.elapsed();
             notes.push(format!(
@@ -1426,6 +1474,26 @@ pub fn anytime_sets(size: Size, time_limit: Option<Duration>) -> Vec<(Board, boo
         sets.push((region, read));
     }
     sets
+}
+
+/// The time limit by which the anytime solver's databases are chosen ([`anytime_sets`])
+/// for a request's `time_limit` and `beam_width`: the limit itself, but at a fixed beam
+/// width (whose answer the databases change, not the time) the sets of ample time, an
+/// hour, whatever the limit.
+///
+/// ```
+/// use npuzzle::request::{anytime_sets, sets_limit};
+/// use std::time::Duration;
+/// let seven = "7x7".parse().unwrap();
+/// let second = Some(Duration::from_secs(1));
+/// assert_eq!(sets_limit(second, None), second);
+/// assert_eq!(anytime_sets(seven, sets_limit(second, Some(4096))).len(), 2);
+/// ```
+pub fn sets_limit(time_limit: Option<Duration>, beam_width: Option<usize>) -> Option<Duration> {
+    match beam_width {
+        Some(_) => Some(Duration::from_secs(3600)),
+        None => time_limit,
+    }
 }
 
 /// The share of a board's time limit the anytime solver's databases may take to be read

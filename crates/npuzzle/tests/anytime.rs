@@ -434,3 +434,131 @@ fn databases_too_slow_to_read_are_left_out_with_a_note() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The beams at one width have no clock: the same board gets the same answer every time,
+/// reaching the goal, its bound never above the optimum (small boards, against BFS) and
+/// its width the one asked for; widths outside 1 to the most, or past the memory
+/// allowed, are refused with the reason.
+#[test]
+fn beams_at_one_width_answer_the_same_every_time() {
+    use npuzzle::search::{beams_at_width, ANYTIME_MAX_WIDTH};
+    let mut rng = Rng::new(71);
+    for shape in ["3x3", "2x5", "5x2"] {
+        let size: Size = shape.parse().unwrap();
+        let goal = uniform(&Board::solved(size), &mut rng);
+        let dist = distances(&goal);
+        for _ in 0..4 {
+            let start = uniform(&goal, &mut rng);
+            let a = beams_at_width(&start, &goal, &[], 16, 1, &Limits::default()).unwrap();
+            assert!(reaches(&start, &a.solution.moves, &goal), "{shape} {start}");
+            assert!(
+                a.lower_bound as usize <= dist[start.cells()],
+                "{shape} {start}"
+            );
+        }
+    }
+    for shape in ["6x6", "16x2", "2x16", "7x7", "9x8"] {
+        let size: Size = shape.parse().unwrap();
+        for goal_kind in 0..2 {
+            let goal = goal_of(goal_kind, size, &mut rng);
+            let start = uniform(&goal, &mut rng);
+            for width in [1, 40] {
+                let run = || beams_at_width(&start, &goal, &[], width, 2, &Limits::default());
+                let (a, b) = (run().unwrap(), run().unwrap());
+                assert!(reaches(&start, &a.solution.moves, &goal), "{shape} {width}");
+                assert_eq!(a.solution.moves, b.solution.moves, "{shape} {width}");
+                assert!(
+                    a.lower_bound as usize <= a.solution.len(),
+                    "{shape} {width}"
+                );
+                assert!(!a.proven || a.solution.len() == a.lower_bound as usize);
+                // (A proven answer comes from the opening exact search, before any beam.)
+                assert!(a.proven || a.width == width, "{shape} {width} {}", a.width);
+            }
+        }
+    }
+    let goal = Board::solved("16x16".parse().unwrap());
+    let start = uniform(&goal, &mut rng);
+    let small = Limits {
+        max_memory: 64 << 20,
+        ..Limits::default()
+    };
+    for (width, limits) in [
+        (0, Limits::default()),
+        (ANYTIME_MAX_WIDTH + 1, Limits::default()),
+        (ANYTIME_MAX_WIDTH, small),
+    ] {
+        match beams_at_width(&start, &goal, &[], width, 1, &limits) {
+            Err(SearchError::BadRequest { field, reason }) => {
+                assert_eq!(field, "beam_width");
+                assert!(reason.contains("expected a beam width"), "{reason}");
+                assert!(reason.contains(&width.to_string()), "{reason}");
+            }
+            other => panic!("width {width}: {other:?}"),
+        }
+    }
+}
+
+/// Asked through the request, a beam width takes the databases of ample time whatever
+/// the limit (the 7x7 set at half a second), answers alike twice without a limit, and is
+/// refused on boards auto solves exactly and with options it does not go with.
+#[test]
+fn the_request_runs_beams_at_the_width_asked_for() {
+    use npuzzle::request::{Core, Request, Sources};
+    use npuzzle::search::Algorithm;
+    let goal = Board::solved("7x7".parse().unwrap());
+    let core = Core::new(Sources {
+        pdbs: vec![(goal.clone(), "small".into(), Arc::new(small_set(7)))],
+        ..Sources::default()
+    });
+    let start = uniform(&goal, &mut Rng::new(73));
+    let at = |limit: Option<Duration>| Request {
+        limits: Limits {
+            time_limit: limit,
+            max_memory: 512 << 20,
+            ..Limits::default()
+        },
+        beam_width: Some(64),
+        ..Request::default()
+    };
+    let a = core
+        .answer(&start, &at(Some(Duration::from_millis(500))))
+        .unwrap();
+    assert_eq!(a.report.heuristic.as_deref(), Some("pattern-database beam"));
+    assert!(reaches(&start, &a.moves, &goal));
+    let (b, c) = (
+        core.answer(&start, &at(None)).unwrap(),
+        core.answer(&start, &at(None)).unwrap(),
+    );
+    assert_eq!(b.moves, c.moves);
+    assert!(reaches(&start, &b.moves, &goal));
+    let five = uniform(&Board::solved("5x5".parse().unwrap()), &mut Rng::new(74));
+    let refused = |start: &Board, r: &Request| match core.answer(start, r) {
+        Err(SearchError::BadRequest { field, reason }) => {
+            assert_eq!(field, "beam_width");
+            reason
+        }
+        other => panic!("{other:?}"),
+    };
+    assert!(refused(&five, &at(None)).contains("found 5x5 (25 cells)"));
+    for r in [
+        Request {
+            algorithm: Algorithm::Idastar,
+            ..at(None)
+        },
+        Request {
+            exact: true,
+            ..at(None)
+        },
+        Request {
+            weight: Some(2.0),
+            ..at(None)
+        },
+        Request {
+            beam_width: Some(0),
+            ..at(None)
+        },
+    ] {
+        refused(&start, &r);
+    }
+}

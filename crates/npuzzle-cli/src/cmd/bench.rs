@@ -99,6 +99,11 @@ pub struct Args {
     /// the file gives it), W from 1 to 100.
     #[arg(long, value_name = "W", value_parser = crate::opts::parse_weight, conflicts_with = "algo")]
     pub weight: Option<f64>,
+    /// With --algo anytime: its beams at this one width (1 to 1048576) instead of widths
+    /// fitted to --time-limit (none: no clock), so that the lengths do not depend on the
+    /// machine's speed; the databases are those of ample time.
+    #[arg(long, value_name = "W", value_parser = crate::opts::parse_beam_width)]
+    pub beam_width: Option<usize>,
     /// Board size for --set random.
     #[arg(long, value_name = "WxH", value_parser = crate::opts::parse_size)]
     pub size: Option<Size>,
@@ -242,6 +247,11 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     };
     let anytime = args.algo == Method::Anytime;
     let fast = args.algo == Method::Fast || anytime;
+    if args.beam_width.is_some() && !anytime {
+        return Err(Fail::input(
+            "--beam-width sets the anytime solver's beams: expected --algo anytime",
+        ));
+    }
     if !fast
         && instances
             .iter()
@@ -285,7 +295,8 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             // starts, so that the figures are about searching whatever the disk; elsewhere
             // none is read (the 7x7 set is 1.8 GB).
             if anytime {
-                for (set, read) in npuzzle::request::anytime_sets(goal.size(), limits.time_limit) {
+                let until = npuzzle::request::sets_limit(limits.time_limit, args.beam_width);
+                for (set, read) in npuzzle::request::anytime_sets(goal.size(), until) {
                     if read {
                         core.pdbs_for(&set, None, &limits, 0.0)
                             .map_err(crate::search_fail)?;
@@ -348,6 +359,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             args.weight,
             fast,
             anytime,
+            args.beam_width,
             &next,
             &results,
             &core,
@@ -618,6 +630,7 @@ fn solve_one(
     weight: Option<f64>,
     fast: bool,
     anytime: bool,
+    beam_width: Option<usize>,
     next: &AtomicUsize,
     results: &[Slot],
     core: &Core,
@@ -647,6 +660,7 @@ fn solve_one(
         weight: weight.filter(|_| !fast),
         limits: limits.clone(),
         threads,
+        beam_width,
         ..Request::default()
     };
     let r = core.answer(board, &request).map(|a| npuzzle::Solution {

@@ -115,6 +115,7 @@ def solve(
     solutions: Optional[int] = None,
     progress: Optional[Callable[[Dict[str, Any]], Any]] = None,
     threads: int = 0,
+    beam_width: Optional[int] = None,
 ) -> Solution:
     """Solves one board (TimeoutError when a named algorithm runs out of time)."""
 

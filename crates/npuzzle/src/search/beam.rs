@@ -1197,7 +1197,7 @@ pub fn anytime(
     threads: usize,
     limits: &Limits,
 ) -> Result<AnytimeAnswer, SearchError> {
-    anytime_above(start, goal, threads, limits, 0, &[])
+    anytime_above(start, goal, threads, limits, 0, &[], None)
 }
 
 /// [`anytime`] with pattern databases for the last region its beams solve (6x6 on every
@@ -1237,12 +1237,56 @@ pub fn anytime_with_databases(
     threads: usize,
     limits: &Limits,
 ) -> Result<AnytimeAnswer, SearchError> {
-    anytime_above(start, goal, threads, limits, 0, dbs)
+    anytime_above(start, goal, threads, limits, 0, dbs, None)
+}
+
+/// The anytime solver's beams at one `width` (1 to [`ANYTIME_MAX_WIDTH`]) instead of
+/// widths fitted to the time: the same stages and databases as
+/// [`anytime_with_databases`], run once, then the same polish. Without a time limit there
+/// is no clock (the run ends when its beams do), so that, unlike answers fitted to the
+/// time, its answer does not depend on the machine's speed; with one, the clock still
+/// ends it with the best answer so far. An error if the width does not fit the memory
+/// limit.
+///
+/// ```
+/// use npuzzle::search::beams_at_width;
+/// use npuzzle::{Board, Limits};
+/// let goal = Board::solved("7x7".parse().unwrap());
+/// let start = npuzzle::scramble::uniform(&goal, &mut npuzzle::scramble::Rng::new(9));
+/// let a = beams_at_width(&start, &goal, &[], 64, 1, &Limits::default()).unwrap();
+/// let b = beams_at_width(&start, &goal, &[], 64, 1, &Limits::default()).unwrap();
+/// assert_eq!(a.solution.moves, b.solution.moves);
+/// assert_eq!(a.width, 64);
+/// let mut end = start.clone();
+/// end.apply_all(&a.solution.moves).unwrap();
+/// assert_eq!(end, goal);
+/// ```
+pub fn beams_at_width(
+    start: &Board,
+    goal: &Board,
+    dbs: &[&PdbHeuristic],
+    width: usize,
+    threads: usize,
+    limits: &Limits,
+) -> Result<AnytimeAnswer, SearchError> {
+    anytime_above(start, goal, threads, limits, 0, dbs, Some(width))
+}
+
+/// Checks a beam width asked for: 1 to [`ANYTIME_MAX_WIDTH`].
+pub fn check_beam_width(width: usize) -> Result<(), String> {
+    if (1..=ANYTIME_MAX_WIDTH).contains(&width) {
+        Ok(())
+    } else {
+        Err(format!(
+            "expected a beam width from 1 to {ANYTIME_MAX_WIDTH}, found {width}"
+        ))
+    }
 }
 
 /// [`anytime`] for a board already proven to need at least `proven` moves (by an exact
 /// search that ran out of time): its answer's bound and the bounds its progress reports
-/// are never below that.
+/// are never below that. With a `fixed` width, its beams run once at that width (see
+/// [`beams_at_width`]).
 pub(crate) fn anytime_above(
     start: &Board,
     goal: &Board,
@@ -1250,15 +1294,23 @@ pub(crate) fn anytime_above(
     limits: &Limits,
     proven: u32,
     dbs: &[&PdbHeuristic],
+    fixed: Option<usize>,
 ) -> Result<AnytimeAnswer, SearchError> {
     use std::time::{Duration, Instant};
+    if let Some(w) = fixed {
+        check_beam_width(w).map_err(|reason| SearchError::BadRequest {
+            field: "beam_width",
+            reason,
+        })?;
+    }
     // A margin of 6% (at most 0.3 s) for what cannot stop at once: the layer or window
-    // under way, the answer's assembly.
-    let time = limits
-        .time_limit
-        .unwrap_or(Duration::from_secs_f64(ANYTIME_SECONDS));
+    // under way, the answer's assembly. A fixed width without a limit has no clock.
+    let time = match (limits.time_limit, fixed) {
+        (None, Some(_)) => None,
+        (t, _) => Some(t.unwrap_or(Duration::from_secs_f64(ANYTIME_SECONDS))),
+    };
     let limits = Limits {
-        time_limit: Some(time - (time * 6 / 100).min(Duration::from_millis(300))),
+        time_limit: time.map(|time| time - (time * 6 / 100).min(Duration::from_millis(300))),
         ..limits.clone()
     };
     let watch = Watch::new(&limits);
@@ -1360,7 +1412,18 @@ pub(crate) fn anytime_above(
         .saturating_sub(db_bytes)
         .max(ANYTIME_MIN_BEAM_MEMORY);
     let max_width = ((limits.max_memory.min(room) / per) as usize).clamp(1, ANYTIME_MAX_WIDTH);
-    let mut width = 32.min(max_width);
+    if let Some(w) = fixed.filter(|&w| w > max_width) {
+        return Err(SearchError::BadRequest {
+            field: "beam_width",
+            reason: format!(
+                "expected a beam width of at most {max_width} for this {} board within the \
+                 memory left to the beams ({} MiB), found {w}",
+                start.size(),
+                limits.max_memory.min(room) >> 20
+            ),
+        });
+    }
+    let mut width = fixed.unwrap_or(32.min(max_width));
     // The last run's stages, and whether the next run is the last (paced to the time).
     let (mut before, mut log) = (StageLog::new(), StageLog::new());
     let mut last = false;
@@ -1418,7 +1481,7 @@ pub(crate) fn anytime_above(
             last = true;
             (width as f64 * fits * 0.9) as usize
         };
-        if next < width + width / 8 || width >= max_width {
+        if fixed.is_some() || next < width + width / 8 || width >= max_width {
             break;
         }
         width = next.min(max_width);
@@ -1675,7 +1738,7 @@ mod tests {
             time_limit: Some(std::time::Duration::from_millis(300)),
             ..Limits::default()
         };
-        let a = anytime_above(&start, &goal, 1, &limits, optimum, &[]).unwrap();
+        let a = anytime_above(&start, &goal, 1, &limits, optimum, &[], None).unwrap();
         assert!(a.lower_bound >= optimum);
         assert_eq!(a.proven, a.solution.len() as u32 == a.lower_bound);
         let mut b = start.clone();

@@ -36,8 +36,8 @@ pub use astar::{astar, astar_weighted};
 pub(crate) use beam::anytime_above;
 pub use beam::region_for;
 pub use beam::{
-    anytime, anytime_with_databases, beam, AnytimeAnswer, ANYTIME_MAX_WIDTH, ANYTIME_SECONDS,
-    STAGED_LAST_SIDE, STAGED_L_SIDE,
+    anytime, anytime_with_databases, beam, beams_at_width, check_beam_width, AnytimeAnswer,
+    ANYTIME_MAX_WIDTH, ANYTIME_SECONDS, STAGED_LAST_SIDE, STAGED_L_SIDE,
 };
 pub use bfs::bfs;
 pub use bidir_bfs::bibfs;

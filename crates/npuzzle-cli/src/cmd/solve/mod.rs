@@ -68,6 +68,12 @@ pub struct Args {
     /// sooner, at most W times the shortest (W from 1 to 100).
     #[arg(long, value_name = "W", value_parser = crate::opts::parse_weight)]
     pub weight: Option<f64>,
+    /// The anytime solver's beams at this one width (1 to 1048576) instead of widths
+    /// fitted to --time-limit: boards of 26 cells or more with auto; without
+    /// --time-limit the run ends when its beams do, and the same board always gets the
+    /// same answer, whatever the machine's speed.
+    #[arg(long, value_name = "W", value_parser = crate::opts::parse_beam_width)]
+    pub beam_width: Option<usize>,
     /// Only proven-optimal answers: with auto, an exact search that does not finish in
     /// time is an error (exit 3) instead of the fast solver's answer with its lower bound;
     /// boards of more than 16 cells get no default time limit, and 26 cells or more are
@@ -186,6 +192,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         notation: args.notation,
         limits: args.limits.limits(),
         threads: args.threads,
+        beam_width: args.beam_width,
     };
     request.check().map_err(crate::search_fail)?;
     let size = args.board.size;
