@@ -48,6 +48,10 @@ struct Layer {
     last: Vec<u8>,
     /// With databases: per position, every lookup's entries (see `RegionDbs`).
     vals: Vec<u8>,
+    /// With databases: per position, the region cell of every region tile (see
+    /// `RegionDbs::at`), kept move by move instead of worked out from the cells for each
+    /// child.
+    at: Vec<u8>,
 }
 
 impl Layer {
@@ -60,6 +64,7 @@ impl Layer {
         self.all.clear();
         self.last.clear();
         self.vals.clear();
+        self.at.clear();
     }
 }
 
@@ -149,6 +154,8 @@ struct RegionDbs<'a> {
     /// Per board tile: its name on the region's board (0 for the blank and for tiles
     /// outside the region).
     tile: Vec<u8>,
+    /// Per board cell: its index in `cells` (`u8::MAX` outside the region).
+    index_of: Vec<u8>,
 }
 
 impl RegionDbs<'_> {
@@ -182,15 +189,20 @@ impl RegionDbs<'_> {
 
     /// For each lookup, the index its database of `tile` has on the board `cells` (0
     /// where no database holds it), prefetched.
-    #[inline]
+    #[cfg(test)]
     fn indices(&self, cells: &[u8], tile: u8) -> [u64; 2 * MAX_REGION_SETS] {
+        self.indices_at(&self.at(cells), tile)
+    }
+
+    /// [`RegionDbs::indices`] from the region tiles' cells `at` (see [`RegionDbs::at`]).
+    #[inline]
+    fn indices_at(&self, at: &[u8; 64], tile: u8) -> [u64; 2 * MAX_REGION_SETS] {
         let rt = self.tile[tile as usize] as usize;
-        let at = self.at(cells);
         let mut idx = [0u64; 2 * MAX_REGION_SETS];
         for (k, l) in self.lookups.iter().enumerate() {
             let d = l.owner[rt];
             if d != NONE {
-                idx[k] = self.index(&at, l, d as usize);
+                idx[k] = self.index(at, l, d as usize);
                 l.h.dbs[d as usize].prefetch(idx[k]);
             }
         }
@@ -413,11 +425,16 @@ impl<'a> BeamSetup<'a> {
                 width += h.dbs.len();
             }
         }
+        let mut index_of = vec![u8::MAX; self.n];
+        for (k, &c) in free.iter().enumerate() {
+            index_of[c] = k as u8;
+        }
         self.region = Some(RegionDbs {
             lookups,
             width,
             cells: free,
             tile,
+            index_of,
         });
         true
     }
@@ -568,6 +585,13 @@ pub(crate) fn beam_run(
         .as_ref()
         .map_or(vec![], |r| r.all_entries(start.cells()));
     let g2 = vals0.len();
+    // With databases: the region tiles' cells, `AT` bytes a position (a fixed length,
+    // copied without a call).
+    const AT: usize = 64;
+    let at0 = setup
+        .region
+        .as_ref()
+        .map_or(vec![], |r| r.at(start.cells()).to_vec());
     // The layers keep the linear-conflict estimate (kept up move by move); with
     // databases, positions are ranked by the larger of it and the databases' estimate.
     let h0 = setup.estimate(start.cells());
@@ -591,6 +615,7 @@ pub(crate) fn beam_run(
             .sum()],
         last: vec![4],
         vals: vals0,
+        at: at0,
     };
     // A direct-mapped table of kept positions' hashes: drops repeats within a layer and,
     // while a slot survives, across layers.
@@ -652,6 +677,10 @@ pub(crate) fn beam_run(
                 // (with databases) its lookups' indices.
                 let mut kids = [(0u8, 0usize, 0u64, [0u64; 2 * MAX_REGION_SETS]); 4];
                 let mut count = 0;
+                let mut at = [0u8; AT];
+                if setup.region.is_some() {
+                    at.copy_from_slice(&layer_ref.at[i * AT..(i + 1) * AT]);
+                }
                 for d in 0..4u8 {
                     if last != 4 && d == last ^ 1 {
                         continue;
@@ -668,11 +697,11 @@ pub(crate) fn beam_run(
                     prefetch(seen_ref, hash as usize & mask);
                     let mut pre = [0u64; 2 * MAX_REGION_SETS];
                     if let Some(r) = &setup.region {
-                        cells[b] = tile;
-                        cells[to] = 0;
-                        pre = r.indices(&cells, tile);
-                        cells[to] = tile;
-                        cells[b] = 0;
+                        // The tile moves to the blank's cell; the others stay.
+                        let rt = r.tile[tile as usize] as usize;
+                        at[rt] = r.index_of[b];
+                        pre = r.indices_at(&at, tile);
+                        at[rt] = r.index_of[to];
                     }
                     kids[count] = (d, to, hash, pre);
                     count += 1;
@@ -774,10 +803,19 @@ pub(crate) fn beam_run(
             dst[b] = tile;
             dst[to] = 0;
             if let Some(r) = &setup.region {
+                let rt = r.tile[tile as usize] as usize;
+                let from = next.at.len();
+                let mut a = [0u8; AT];
+                a.copy_from_slice(&layer.at[p * AT..(p + 1) * AT]);
+                next.at.extend_from_slice(&a);
+                next.at[from + rt] = r.index_of[b];
+                next.at[from] = r.index_of[to];
+                // (Tests run with debug assertions: every kept position's cells checked
+                // against the ones worked out afresh.)
+                debug_assert_eq!(next.at[from..from + AT], r.at(dst)[..]);
                 let from = next.vals.len();
                 next.vals
                     .extend_from_slice(&layer.vals[p * g2..(p + 1) * g2]);
-                let rt = r.tile[tile as usize] as usize;
                 for (k, l) in r.lookups.iter().enumerate() {
                     let d = l.owner[rt];
                     if d != NONE {
@@ -1394,10 +1432,12 @@ pub(crate) fn anytime_above(
         Some(best.len() as u32),
     );
     // Memory per beam position: the way back per layer (a generous layer count: three
-    // times the estimate), two layers' cells, three candidates twice (the threads' lists,
-    // kept from layer to layer, and all of them together).
+    // times the estimate), two layers' cells (and with databases their region cells,
+    // 64 bytes a position), three candidates twice (the threads' lists, kept from layer
+    // to layer, and all of them together).
     let per = 4 * 3 * lower_bound.max(8) as u64
         + 2 * start.size().cells() as u64
+        + if databases { 2 * 64 } else { 0 }
         + 6 * std::mem::size_of::<Cand>() as u64;
     let db_bytes: u64 = if databases {
         dbs.iter()
