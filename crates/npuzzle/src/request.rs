@@ -1138,10 +1138,7 @@ impl Core {
             // already in memory.
             // At a fixed beam width, the sets are chosen as for ample time (see
             // `sets_limit`) and, without a limit, nothing ends the run but its beams.
-            let total = match (request.limits.time_limit, request.beam_width) {
-                (None, Some(_)) => None,
-                (t, _) => Some(t.unwrap_or(Duration::from_secs_f64(search::ANYTIME_SECONDS))),
-            };
+            let total = search::anytime_time(request.limits.time_limit, request.beam_width);
             let choose = Limits {
                 time_limit: sets_limit(request.limits.time_limit, request.beam_width),
                 ..request.limits.clone()

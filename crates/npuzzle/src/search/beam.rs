@@ -1310,6 +1310,18 @@ pub fn beams_at_width(
     anytime_above(start, goal, threads, limits, 0, dbs, Some(width))
 }
 
+/// The time the anytime solver takes for a `time_limit`: the limit, else
+/// [`ANYTIME_SECONDS`]; at a `fixed` width without a limit, none (no clock).
+pub(crate) fn anytime_time(
+    time_limit: Option<std::time::Duration>,
+    fixed: Option<usize>,
+) -> Option<std::time::Duration> {
+    match (time_limit, fixed) {
+        (None, Some(_)) => None,
+        (t, _) => Some(t.unwrap_or(std::time::Duration::from_secs_f64(ANYTIME_SECONDS))),
+    }
+}
+
 /// Checks a beam width asked for: 1 to [`ANYTIME_MAX_WIDTH`].
 pub fn check_beam_width(width: usize) -> Result<(), String> {
     if (1..=ANYTIME_MAX_WIDTH).contains(&width) {
@@ -1342,11 +1354,8 @@ pub(crate) fn anytime_above(
         })?;
     }
     // A margin of 6% (at most 0.3 s) for what cannot stop at once: the layer or window
-    // under way, the answer's assembly. A fixed width without a limit has no clock.
-    let time = match (limits.time_limit, fixed) {
-        (None, Some(_)) => None,
-        (t, _) => Some(t.unwrap_or(Duration::from_secs_f64(ANYTIME_SECONDS))),
-    };
+    // under way, the answer's assembly.
+    let time = anytime_time(limits.time_limit, fixed);
     let limits = Limits {
         time_limit: time.map(|time| time - (time * 6 / 100).min(Duration::from_millis(300))),
         ..limits.clone()

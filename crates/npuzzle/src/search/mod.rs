@@ -33,12 +33,12 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use astar::{astar, astar_weighted};
-pub(crate) use beam::anytime_above;
 pub use beam::region_for;
 pub use beam::{
     anytime, anytime_with_databases, beam, beams_at_width, check_beam_width, AnytimeAnswer,
     ANYTIME_MAX_WIDTH, ANYTIME_SECONDS, STAGED_LAST_SIDE, STAGED_L_SIDE,
 };
+pub(crate) use beam::{anytime_above, anytime_time};
 pub use bfs::bfs;
 pub use bidir_bfs::bibfs;
 pub use fast::{fast, fast_pdb, FastAnswer};
