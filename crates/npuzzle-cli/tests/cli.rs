@@ -1639,36 +1639,21 @@ fn bench_measures_the_fast_solver_weights_and_random_boards() {
         wide.iter().zip(&fast).all(|(a, f)| a < f),
         "{wide:?} {fast:?}"
     );
-    refused(
-        &[
-            "bench",
-            "--set",
-            "random",
-            "--size",
-            "8x8",
-            "--algo",
+    for (algo, width, want) in [
+        (
             "fast",
-            "--beam-width",
             "8",
-        ],
-        "--beam-width sets the anytime solver's beams: expected --algo anytime",
-        2,
-    );
-    refused(
-        &[
-            "bench",
-            "--set",
-            "random",
-            "--size",
-            "8x8",
-            "--algo",
+            "--beam-width sets the anytime solver's beams: expected --algo anytime",
+        ),
+        (
             "anytime",
-            "--beam-width",
             "0",
-        ],
-        "expected a beam width from 1 to 1048576, found 0",
-        2,
-    );
+            "expected a beam width from 1 to 1048576, found 0",
+        ),
+    ] {
+        let args = ["bench", "--set", "random", "--size", "8x8", "--algo", algo];
+        refused(&[&args[..], &["--beam-width", width]].concat(), want, 2);
+    }
     refused(
         &["bench", "--set", "random", "--size", "6x6"],
         "try --algo fast or --algo anytime",
