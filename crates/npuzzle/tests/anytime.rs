@@ -335,14 +335,21 @@ fn the_request_ranks_the_last_region_by_databases_at_hand() {
 /// With 7x7 databases at hand (here preloaded, no 6x6 ones), the request ranks a 7x7 board
 /// whole by them from `WHOLE_PDBS_FROM` on, and by linear conflict below it; other sizes
 /// never use them.
-#[test]
-fn the_request_ranks_a_7x7_board_whole_with_time_enough() {
-    use npuzzle::request::{Core, Request, Sources, WHOLE_PDBS_FROM};
+/// The usual 7x7 goal and a core holding a small set for it (groups of three tiles).
+fn core_with_small_7x7() -> (Board, npuzzle::request::Core) {
+    use npuzzle::request::{Core, Sources};
     let goal = Board::solved("7x7".parse().unwrap());
     let core = Core::new(Sources {
         pdbs: vec![(goal.clone(), "small".into(), Arc::new(small_set(7)))],
         ..Sources::default()
     });
+    (goal, core)
+}
+
+#[test]
+fn the_request_ranks_a_7x7_board_whole_with_time_enough() {
+    use npuzzle::request::{Core, Request, Sources, WHOLE_PDBS_FROM};
+    let (goal, core) = core_with_small_7x7();
     let start = uniform(&goal, &mut Rng::new(59));
     let at = |limit: Duration| Request {
         limits: Limits {
@@ -504,13 +511,9 @@ fn beams_at_one_width_answer_the_same_every_time() {
 /// refused on boards auto solves exactly and with options it does not go with.
 #[test]
 fn the_request_runs_beams_at_the_width_asked_for() {
-    use npuzzle::request::{Core, Request, Sources};
+    use npuzzle::request::Request;
     use npuzzle::search::Algorithm;
-    let goal = Board::solved("7x7".parse().unwrap());
-    let core = Core::new(Sources {
-        pdbs: vec![(goal.clone(), "small".into(), Arc::new(small_set(7)))],
-        ..Sources::default()
-    });
+    let (goal, core) = core_with_small_7x7();
     let start = uniform(&goal, &mut Rng::new(73));
     let at = |limit: Option<Duration>| Request {
         limits: Limits {

@@ -13,7 +13,7 @@
 
 use crate::board::Board;
 use crate::error::SearchError;
-use crate::heuristic::pdb::{prefetch, PdbHeuristic, MAX_TILES, NONE};
+use crate::heuristic::pdb::{prefetch, PdbHeuristic, MAX_CELLS, MAX_TILES, NONE};
 use crate::heuristic::HeuristicKind;
 use crate::limits::{for_each_index, resolve_threads, try_reserve, try_vec, Limits, Watch};
 use crate::moves::Direction;
@@ -161,8 +161,8 @@ struct RegionDbs<'a> {
 impl RegionDbs<'_> {
     /// The region board's cell of every region tile on the board `cells`.
     #[inline]
-    fn at(&self, cells: &[u8]) -> [u8; 64] {
-        let mut at = [0u8; 64];
+    fn at(&self, cells: &[u8]) -> [u8; MAX_CELLS] {
+        let mut at = [0u8; MAX_CELLS];
         for (k, &c) in self.cells.iter().enumerate() {
             at[self.tile[cells[c] as usize] as usize] = k as u8;
         }
@@ -171,7 +171,7 @@ impl RegionDbs<'_> {
 
     /// The index in database `d` of lookup `l` for region tiles on cells `at`.
     #[inline]
-    fn index(&self, at: &[u8; 64], l: &Lookup, d: usize) -> u64 {
+    fn index(&self, at: &[u8; MAX_CELLS], l: &Lookup, d: usize) -> u64 {
         let db = &l.h.dbs[d];
         let map = &l.h.cell_maps[l.side];
         let mut pos = [0u8; MAX_TILES];
@@ -183,7 +183,7 @@ impl RegionDbs<'_> {
     }
 
     /// The entry of database `d` of lookup `l` for region tiles on cells `at`.
-    fn entry(&self, at: &[u8; 64], l: &Lookup, d: usize) -> u8 {
+    fn entry(&self, at: &[u8; MAX_CELLS], l: &Lookup, d: usize) -> u8 {
         l.h.dbs[d].at(self.index(at, l, d))
     }
 
@@ -196,7 +196,7 @@ impl RegionDbs<'_> {
 
     /// [`RegionDbs::indices`] from the region tiles' cells `at` (see [`RegionDbs::at`]).
     #[inline]
-    fn indices_at(&self, at: &[u8; 64], tile: u8) -> [u64; 2 * MAX_REGION_SETS] {
+    fn indices_at(&self, at: &[u8; MAX_CELLS], tile: u8) -> [u64; 2 * MAX_REGION_SETS] {
         let rt = self.tile[tile as usize] as usize;
         let mut idx = [0u64; 2 * MAX_REGION_SETS];
         for (k, l) in self.lookups.iter().enumerate() {
@@ -586,8 +586,8 @@ pub(crate) fn beam_run(
         .map_or(vec![], |r| r.all_entries(start.cells()));
     let g2 = vals0.len();
     // With databases: the region tiles' cells, `AT` bytes a position (a fixed length,
-    // copied without a call).
-    const AT: usize = 64;
+    // copied without a call; databases cover at most that many cells).
+    const AT: usize = MAX_CELLS;
     let at0 = setup
         .region
         .as_ref()
@@ -1442,11 +1442,11 @@ pub(crate) fn anytime_above(
     );
     // Memory per beam position: the way back per layer (a generous layer count: three
     // times the estimate), two layers' cells (and with databases their region cells,
-    // 64 bytes a position), three candidates twice (the threads' lists, kept from layer
+    // MAX_CELLS bytes a position), three candidates twice (the threads' lists, kept from layer
     // to layer, and all of them together).
     let per = 4 * 3 * lower_bound.max(8) as u64
         + 2 * start.size().cells() as u64
-        + if databases { 2 * 64 } else { 0 }
+        + if databases { 2 * MAX_CELLS as u64 } else { 0 }
         + 6 * std::mem::size_of::<Cand>() as u64;
     let db_bytes: u64 = if databases {
         dbs.iter()
