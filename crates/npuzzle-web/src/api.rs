@@ -184,6 +184,10 @@ pub struct SolveRequest {
     /// Seconds the search may take, at most the server's own limit.
     #[serde(default)]
     pub time_limit: Option<f64>,
+    /// The anytime solver's beams at this one width (1 to 1048576; auto on boards of 26
+    /// cells or more), within the time limit.
+    #[serde(default)]
+    pub beam_width: Option<usize>,
 }
 
 /// A compare request: the board, and its size and goal where needed.
@@ -239,6 +243,7 @@ struct Job {
     weight: Option<f64>,
     solutions: Option<usize>,
     time_limit: Option<std::time::Duration>,
+    beam_width: Option<usize>,
 }
 
 /// Most solutions one request may list.
@@ -299,6 +304,7 @@ fn job(req: &SolveRequest) -> Result<Job, Rejected> {
         weight: req.weight,
         solutions: req.solutions,
         time_limit,
+        beam_width: req.beam_width,
     };
     // Options that do not go together are refused before the request takes a place in
     // a lane, in the library's words (the field named as in the request).
@@ -357,6 +363,7 @@ fn request(job: &Job, limits: &Limits) -> Request {
             ..limits.clone()
         },
         threads: 1,
+        beam_width: job.beam_width,
         ..Request::default()
     }
 }

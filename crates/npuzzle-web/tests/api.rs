@@ -193,6 +193,8 @@ fn an_exact_search_out_of_time_is_answered_fast_with_its_bound() {
 fn bad_requests_get_a_4xx_saying_what_is_wrong() {
     let addr = start(npuzzle_web::Config::default());
     let big = format!("{{\"board\": \"{}\"}}", "1 ".repeat(20_000));
+    let six = Board::solved("6x6".parse().unwrap());
+    let six_wide_0 = format!("{{\"board\": \"{six}\", \"beam_width\": 0}}");
     let cases: Vec<(&str, &str, Option<&str>, u16, &str)> = vec![
         ("POST", "/api/solve", Some(""), 400, "found an empty body"),
         (
@@ -264,6 +266,27 @@ fn bad_requests_get_a_4xx_saying_what_is_wrong() {
             Some("{\"board\": \"1 2 3/4 5 6/7 8 0\", \"metric\": \"mtm\", \"algorithm\": \"bfs\"}"),
             422,
             "metric: mtm",
+        ),
+        (
+            "POST",
+            "/api/solve",
+            Some("{\"board\": \"1 2 3/4 5 6/7 8 0\", \"beam_width\": 8}"),
+            422,
+            "beam_width: expected a board of 26 cells or more",
+        ),
+        (
+            "POST",
+            "/api/solve",
+            Some(six_wide_0.as_str()),
+            422,
+            "beam_width: expected a beam width from 1 to 1048576, found 0",
+        ),
+        (
+            "POST",
+            "/api/solve",
+            Some("{\"board\": \"1 2 3/4 5 6/7 8 0\", \"beam_width\": -1}"),
+            400,
+            "invalid value",
         ),
         (
             "POST",
