@@ -49,21 +49,21 @@ impl LinearConflict {
 }
 
 /// How many of a line's tiles at home in it must leave it to let the others pass: `keys`
-/// are their goal positions along the line, in the line's order (at most 16); the answer
-/// is their count minus their longest increasing subsequence (by patience sorting).
+/// are their goal positions along the line, in the line's order (distinct, each under 16);
+/// the answer is their count minus their longest increasing subsequence. Patience sorting
+/// on a bit set: bit `k` is set when some increasing run so far ends at best in key `k`
+/// (each key replaces the least tail not below it), so the runs' longest is the set bits'
+/// count.
 #[inline]
 pub(crate) fn excess(keys: impl Iterator<Item = u8>) -> u32 {
-    let mut tails = [0u8; 16];
-    let (mut len, mut count) = (0usize, 0u32);
+    let (mut tails, mut count) = (0u32, 0u32);
     for key in keys {
         count += 1;
-        let at = tails[..len].partition_point(|&x| x < key);
-        tails[at] = key;
-        if at == len {
-            len += 1;
-        }
+        let not_below = tails & (u32::MAX << key);
+        // The least tail not below the key, if any, gives way to it.
+        tails = (tails & !(not_below & not_below.wrapping_neg())) | 1 << key;
     }
-    count - len as u32
+    count - tails.count_ones()
 }
 
 impl Heuristic for LinearConflict {
@@ -117,5 +117,44 @@ impl Heuristic for LinearConflict {
         let old = self.line(row, home, before);
         let new = self.line(row, home, after);
         md + 2 * new - 2 * old
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::excess;
+    use crate::scramble::Rng;
+
+    /// The longest increasing subsequence the plain quadratic way.
+    fn longest_increasing(keys: &[u8]) -> u32 {
+        let mut best = vec![1u32; keys.len()];
+        for i in 0..keys.len() {
+            for j in 0..i {
+                if keys[j] < keys[i] {
+                    best[i] = best[i].max(best[j] + 1);
+                }
+            }
+        }
+        best.into_iter().max().unwrap_or(0)
+    }
+
+    /// The bit-set count agrees with the quadratic one on every line of up to 16
+    /// distinct keys tried (random subsets in random orders, every length).
+    #[test]
+    fn excess_is_count_minus_the_longest_increasing_run() {
+        let mut rng = Rng::new(11);
+        for _ in 0..20_000 {
+            let mut keys: Vec<u8> = (0..16).collect();
+            for i in (1..keys.len()).rev() {
+                keys.swap(i, rng.below(i as u64 + 1) as usize);
+            }
+            keys.truncate(rng.below(17) as usize);
+            let want = keys.len() as u32 - longest_increasing(&keys);
+            assert_eq!(excess(keys.iter().copied()), want, "{keys:?}");
+        }
+        assert_eq!(excess([15, 0].into_iter()), 1);
+        assert_eq!(excess((0..16).rev()), 15);
+        assert_eq!(excess(0..16), 0);
+        assert_eq!(excess(std::iter::empty()), 0);
     }
 }

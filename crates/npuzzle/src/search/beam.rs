@@ -85,6 +85,9 @@ pub(crate) struct Pace {
 /// Positions of a layer expanded as one piece of work (by one thread).
 const CHUNK: usize = 2048;
 
+/// Positions whose children's lookups are asked for together before any is read.
+const BLOCK: usize = 64;
+
 /// What one beam run found.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum BeamEnd {
@@ -663,94 +666,106 @@ pub(crate) fn beam_run(
                 std::mem::take(&mut *parts_ref[ci].lock().unwrap_or_else(|e| e.into_inner()));
             out.clear();
             let mut cells = vec![0u8; n];
+            let mut block_kids = [(
+                [(0u8, 0usize, 0u64, [0u64; 2 * MAX_REGION_SETS]); 4],
+                0usize,
+            ); BLOCK];
             let (lo, hi) = (ci * CHUNK, ((ci + 1) * CHUNK).min(count));
             let mut generated = 0u64;
-            for i in lo..hi {
-                let before = &layer_ref.cells[i * n..(i + 1) * n];
-                cells.copy_from_slice(before);
-                let b = layer_ref.blank[i] as usize;
-                let last = layer_ref.last[i];
+            for block in (lo..hi).step_by(BLOCK) {
+                let end = (block + BLOCK).min(hi);
                 // Every child's hash first, its slot of the kept positions and (with
-                // databases) its lookups asked for at once, so that their cache misses
-                // overlap instead of coming one after another.
-                // Each child: its direction, the cell the blank moves to, its hash and
-                // (with databases) its lookups' indices.
-                let mut kids = [(0u8, 0usize, 0u64, [0u64; 2 * MAX_REGION_SETS]); 4];
-                let mut count = 0;
-                let mut at = [0u8; AT];
-                if setup.region.is_some() {
-                    at.copy_from_slice(&layer_ref.at[i * AT..(i + 1) * AT]);
-                }
-                for d in 0..4u8 {
-                    if last != 4 && d == last ^ 1 {
-                        continue;
+                // databases) its lookups asked for, for a whole block of positions, so
+                // that their cache misses overlap instead of coming one after another.
+                for i in block..end {
+                    let cells = &layer_ref.cells[i * n..(i + 1) * n];
+                    let b = layer_ref.blank[i] as usize;
+                    let last = layer_ref.last[i];
+                    // Each child: its direction, the cell the blank moves to, its hash and
+                    // (with databases) its lookups' indices.
+                    let (kids, count) = &mut block_kids[i - block];
+                    *count = 0;
+                    let mut at = [0u8; AT];
+                    if setup.region.is_some() {
+                        at.copy_from_slice(&layer_ref.at[i * AT..(i + 1) * AT]);
                     }
-                    let Some(to) = setup.target(b, d as usize) else {
-                        continue;
-                    };
-                    let tile = cells[to];
-                    let hash = layer_ref.hash[i]
-                        ^ setup.tile_hash(tile, to)
-                        ^ setup.tile_hash(tile, b)
-                        ^ setup.zobrist[zb + b]
-                        ^ setup.zobrist[zb + to];
-                    prefetch(seen_ref, hash as usize & mask);
-                    let mut pre = [0u64; 2 * MAX_REGION_SETS];
-                    if let Some(r) = &setup.region {
-                        // The tile moves to the blank's cell; the others stay.
-                        let rt = r.tile[tile as usize] as usize;
-                        at[rt] = r.index_of[b];
-                        pre = r.indices_at(&at, tile);
-                        at[rt] = r.index_of[to];
-                    }
-                    kids[count] = (d, to, hash, pre);
-                    count += 1;
-                }
-                generated += count as u64;
-                for &(d, to, hash, ref pre) in &kids[..count] {
-                    let tile = cells[to];
-                    cells[b] = tile;
-                    cells[to] = 0;
-                    // The linear-conflict estimate, and with databases the larger of it
-                    // and theirs (both lower bounds; the larger ranks best, measured).
-                    let lc = setup.update(layer_ref.h[i], before, &cells, tile, to, b);
-                    let (h, vals) = match &setup.region {
-                        Some(r) => {
-                            let (pdb, vals) =
-                                r.update(&layer_ref.vals[i * g2..(i + 1) * g2], tile, pre);
-                            (pdb.max(lc), vals)
+                    for d in 0..4u8 {
+                        if last != 4 && d == last ^ 1 {
+                            continue;
                         }
-                        None => (lc, [0; 2 * MAX_REGION_SETS]),
-                    };
-                    cells[to] = tile;
-                    cells[b] = 0;
-                    if h == 0 {
-                        found.fetch_min(
-                            ((i as u64) << 2) | d as u64,
-                            std::sync::atomic::Ordering::Relaxed,
-                        );
-                        continue;
+                        let Some(to) = setup.target(b, d as usize) else {
+                            continue;
+                        };
+                        let tile = cells[to];
+                        let hash = layer_ref.hash[i]
+                            ^ setup.tile_hash(tile, to)
+                            ^ setup.tile_hash(tile, b)
+                            ^ setup.zobrist[zb + b]
+                            ^ setup.zobrist[zb + to];
+                        prefetch(seen_ref, hash as usize & mask);
+                        let mut pre = [0u64; 2 * MAX_REGION_SETS];
+                        if let Some(r) = &setup.region {
+                            // The tile moves to the blank's cell; the others stay.
+                            let rt = r.tile[tile as usize] as usize;
+                            at[rt] = r.index_of[b];
+                            pre = r.indices_at(&at, tile);
+                            at[rt] = r.index_of[to];
+                        }
+                        kids[*count] = (d, to, hash, pre);
+                        *count += 1;
                     }
-                    if limit.is_some_and(|c| depth as u32 + h >= c) {
-                        continue;
+                    generated += *count as u64;
+                }
+                for i in block..end {
+                    let before = &layer_ref.cells[i * n..(i + 1) * n];
+                    cells.copy_from_slice(before);
+                    let b = layer_ref.blank[i] as usize;
+                    let (kids, count) = &block_kids[i - block];
+                    for &(d, to, hash, ref pre) in &kids[..*count] {
+                        let tile = cells[to];
+                        cells[b] = tile;
+                        cells[to] = 0;
+                        // The linear-conflict estimate, and with databases the larger of it
+                        // and theirs (both lower bounds; the larger ranks best, measured).
+                        let lc = setup.update(layer_ref.h[i], before, &cells, tile, to, b);
+                        let (h, vals) = match &setup.region {
+                            Some(r) => {
+                                let (pdb, vals) =
+                                    r.update(&layer_ref.vals[i * g2..(i + 1) * g2], tile, pre);
+                                (pdb.max(lc), vals)
+                            }
+                            None => (lc, [0; 2 * MAX_REGION_SETS]),
+                        };
+                        cells[to] = tile;
+                        cells[b] = 0;
+                        if h == 0 {
+                            found.fetch_min(
+                                ((i as u64) << 2) | d as u64,
+                                std::sync::atomic::Ordering::Relaxed,
+                            );
+                            continue;
+                        }
+                        if limit.is_some_and(|c| depth as u32 + h >= c) {
+                            continue;
+                        }
+                        let da = &setup.dist_all[tile as usize * n..];
+                        let all = layer_ref.all[i] + da[b] as u32 - da[to] as u32;
+                        // A position kept before (in this run, while its slot lasts) is
+                        // no candidate: on a line's beam the blank wandering among other
+                        // tiles repeats positions all the time.
+                        if seen_ref[hash as usize & mask] == hash {
+                            continue;
+                        }
+                        out.push(Cand {
+                            key: (setup.rank(h, all) << 24) | (hash >> 40),
+                            all,
+                            parent: i as u32,
+                            dir: d,
+                            h: lc,
+                            hash,
+                            vals,
+                        });
                     }
-                    let da = &setup.dist_all[tile as usize * n..];
-                    let all = layer_ref.all[i] + da[b] as u32 - da[to] as u32;
-                    // A position kept before (in this run, while its slot lasts) is
-                    // no candidate: on a line's beam the blank wandering among other
-                    // tiles repeats positions all the time.
-                    if seen_ref[hash as usize & mask] == hash {
-                        continue;
-                    }
-                    out.push(Cand {
-                        key: (setup.rank(h, all) << 24) | (hash >> 40),
-                        all,
-                        parent: i as u32,
-                        dir: d,
-                        h: lc,
-                        hash,
-                        vals,
-                    });
                 }
             }
             nodes.add((hi - lo) as u64, generated);
