@@ -1103,7 +1103,7 @@ impl Core {
             };
             if let Some((spec, h)) = at_hand {
                 let ans = search::fast_pdb(board, &goal, &h, &limits)?;
-                let name = format!("weighted pdb {spec}");
+                let name = format!("weighted {}", h.label(&spec));
                 let name = ans.weight.is_some().then_some(name.as_str());
                 let r = report(&ans.solution, Algorithm::Fast, name, ans.weight)
                     .with_lower_bound(ans.lower_bound);
