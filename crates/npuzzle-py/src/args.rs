@@ -83,6 +83,37 @@ pub(crate) fn partition_arg(goal: &Board, spec: &str) -> PyResult<Vec<Vec<u8>>> 
     partition(goal, spec).map_err(|e| value_error(format!("partition: {e}")))
 }
 
+/// A whole number that fits `T`, as a Python int gives it (any size up to 128 bits).
+pub(crate) trait Whole: TryFrom<i128> {
+    /// The largest value `T` holds.
+    const MAX: u128;
+}
+
+impl Whole for usize {
+    const MAX: u128 = usize::MAX as u128;
+}
+
+impl Whole for u64 {
+    const MAX: u128 = u64::MAX as u128;
+}
+
+/// The whole-number argument `name` checked into `T`: a ValueError naming it, the range
+/// and what was given when it is negative or too large (instead of pyo3's unnamed
+/// OverflowError).
+pub(crate) fn whole<T: Whole>(name: &str, v: i128) -> PyResult<T> {
+    T::try_from(v).map_err(|_| {
+        value_error(format!(
+            "{name}: expected a whole number from 0 to {}, found {v}",
+            T::MAX
+        ))
+    })
+}
+
+/// [`whole`] for an argument that may be left out.
+pub(crate) fn whole_or_none<T: Whole>(name: &str, v: Option<i128>) -> PyResult<Option<T>> {
+    v.map(|v| whole(name, v)).transpose()
+}
+
 /// A time limit in seconds: positive and representable, or none.
 pub(crate) fn time_limit_arg(t: Option<f64>) -> PyResult<Option<Duration>> {
     match t {

@@ -56,12 +56,12 @@ pub(crate) fn _distances<'py>(
     size: &str,
     goal: Option<&Bound<'py, PyAny>>,
     pdbs: Option<&PatternDatabases>,
-    threads: usize,
+    threads: i128,
 ) -> PyResult<Bound<'py, PyArray1<i32>>> {
+    let threads = npuzzle::limits::resolve_threads(whole("threads", threads)?);
     let size = parse_size(size)?;
     let g = goal_arg(goal, size)?;
     let tiles = flat(&boards, size)?;
-    let threads = npuzzle::limits::resolve_threads(threads);
     let pdb = pdbs_for(pdbs, &g)?;
     let out = py.detach(|| -> PyResult<Vec<i32>> {
         if size.cells() <= 12 && pdb.is_none() {
@@ -109,8 +109,9 @@ pub(crate) fn _estimates<'py>(
     heuristic: &str,
     goal: Option<&Bound<'py, PyAny>>,
     pdbs: Option<&PatternDatabases>,
-    threads: usize,
+    threads: i128,
 ) -> PyResult<Bound<'py, PyArray1<i32>>> {
+    let threads: usize = whole("threads", threads)?;
     let size = parse_size(size)?;
     let g = goal_arg(goal, size)?;
     if heuristic == "pdb" && pdbs.is_none() {
@@ -152,12 +153,12 @@ pub(crate) fn _solvable<'py>(
     boards: PyReadonlyArray2<'py, u8>,
     size: &str,
     goal: Option<&Bound<'py, PyAny>>,
-    threads: usize,
+    threads: i128,
 ) -> PyResult<Bound<'py, PyArray1<bool>>> {
+    let threads = npuzzle::limits::resolve_threads(whole("threads", threads)?);
     let size = parse_size(size)?;
     let g = goal_arg(goal, size)?;
     let tiles = flat(&boards, size)?;
-    let threads = npuzzle::limits::resolve_threads(threads);
     let out = py.detach(|| {
         par_boards(tiles, size, threads, |b| {
             npuzzle::is_solvable(b, &g).unwrap_or(false)
@@ -174,11 +175,14 @@ pub(crate) fn _solvable<'py>(
 pub(crate) fn scrambles<'py>(
     py: Python<'py>,
     size: &str,
-    count: usize,
-    seed: Option<u64>,
-    walk: Option<usize>,
+    count: i128,
+    seed: Option<i128>,
+    walk: Option<i128>,
     goal: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
+    let count: usize = whole("count", count)?;
+    let seed: Option<u64> = whole_or_none("seed", seed)?;
+    let walk: Option<usize> = whole_or_none("walk", walk)?;
     let size = parse_size(size)?;
     let g = goal_arg(goal, size)?;
     let cells = size.cells();

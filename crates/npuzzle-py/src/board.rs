@@ -102,10 +102,12 @@ pub(crate) fn convert_moves(
 #[pyo3(signature = (size, seed=None, moves=None, goal=None))]
 pub(crate) fn scramble(
     size: &str,
-    seed: Option<u64>,
-    moves: Option<usize>,
+    seed: Option<i128>,
+    moves: Option<i128>,
     goal: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
+    let seed: Option<u64> = whole_or_none("seed", seed)?;
+    let moves: Option<usize> = whole_or_none("moves", moves)?;
     let g = goal_arg(goal, parse_size(size)?)?;
     let mut rng = Rng::new(seed.unwrap_or_else(npuzzle::scramble::fresh_seed));
     Ok(match moves {

@@ -36,7 +36,8 @@ pub(crate) struct _Puzzle {
 impl _Puzzle {
     #[new]
     #[pyo3(signature = (size, walk=None, goal=None))]
-    fn new(size: &str, walk: Option<usize>, goal: Option<&Bound<'_, PyAny>>) -> PyResult<_Puzzle> {
+    fn new(size: &str, walk: Option<i128>, goal: Option<&Bound<'_, PyAny>>) -> PyResult<_Puzzle> {
+        let walk = whole_or_none("walk", walk)?;
         let g = goal_arg(goal, parse_size(size)?)?;
         Ok(_Puzzle {
             board: g.clone(),
@@ -46,9 +47,10 @@ impl _Puzzle {
     }
 
     /// A new scramble from `seed`; its tiles.
-    fn reset<'py>(&mut self, py: Python<'py>, seed: u64) -> Bound<'py, PyArray1<u8>> {
+    fn reset<'py>(&mut self, py: Python<'py>, seed: i128) -> PyResult<Bound<'py, PyArray1<u8>>> {
+        let seed = whole("seed", seed)?;
         self.board = draw(&self.goal, self.walk, &mut Rng::new(seed));
-        PyArray1::from_slice(py, self.board.cells())
+        Ok(PyArray1::from_slice(py, self.board.cells()))
     }
 
     /// Sets the board (for `options={"board": ...}`).
@@ -123,11 +125,13 @@ impl _VecPuzzle {
     #[new]
     #[pyo3(signature = (num, size, walk=None, goal=None))]
     fn new(
-        num: usize,
+        num: i128,
         size: &str,
-        walk: Option<usize>,
+        walk: Option<i128>,
         goal: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<_VecPuzzle> {
+        let num: usize = whole("num", num)?;
+        let walk = whole_or_none("walk", walk)?;
         let size = parse_size(size)?;
         let g = goal_arg(goal, size)?;
         let mut boards = Vec::new();
@@ -145,8 +149,8 @@ impl _VecPuzzle {
     }
 
     /// New scrambles for every environment from `seed`; their tiles `(N, cells)`.
-    fn reset<'py>(&mut self, py: Python<'py>, seed: u64) -> PyResult<Bound<'py, PyArray2<u8>>> {
-        self.rng = Rng::new(seed);
+    fn reset<'py>(&mut self, py: Python<'py>, seed: i128) -> PyResult<Bound<'py, PyArray2<u8>>> {
+        self.rng = Rng::new(whole("seed", seed)?);
         for (b, d) in self.boards.iter_mut().zip(&mut self.done) {
             *b = draw(&self.goal, self.walk, &mut self.rng);
             *d = false;

@@ -26,9 +26,10 @@ impl PatternDatabases {
         partition: &str,
         goal: Option<&Bound<'_, PyAny>>,
         directory: Option<PathBuf>,
-        threads: usize,
+        threads: i128,
         zero_aware: bool,
     ) -> PyResult<PatternDatabases> {
+        let threads: usize = whole("threads", threads)?;
         let g = goal_arg(goal, parse_size(size)?)?;
         let parts = partition_arg(&g, partition)?;
         let directory = directory.map(home);

@@ -238,11 +238,14 @@ pub(crate) fn solve(
     notation: &str,
     metric: &str,
     pdbs: Option<&PatternDatabases>,
-    solutions: Option<usize>,
+    solutions: Option<i128>,
     progress: Option<Py<PyAny>>,
-    threads: usize,
-    beam_width: Option<usize>,
+    threads: i128,
+    beam_width: Option<i128>,
 ) -> PyResult<Solution> {
+    let solutions = whole_or_none("solutions", solutions)?;
+    let threads = whole("threads", threads)?;
+    let beam_width = whole_or_none("beam_width", beam_width)?;
     let b = board_arg(board, size, "board")?;
     let g = goal_arg(goal, b.size())?;
     let algo = algorithm

@@ -324,12 +324,47 @@ def test_estimates_and_board_forms_match_the_cli():
 
 
 def test_impossible_sizes_and_times_are_errors_not_crashes():
+    import npuzzle.env
+
     with pytest.raises(ValueError, match="time_limit"):
         npuzzle.solve("8 1 3/4 0 2/7 6 5", time_limit=1e300)
     with pytest.raises(MemoryError, match="count"):
         npuzzle.scrambles("4x4", 2**62)
     with pytest.raises(MemoryError, match="num"):
         npuzzle.env.SlidingPuzzleVectorEnv(num_envs=2**62, size="3x3")
+
+
+def test_negative_and_huge_whole_numbers_are_named_value_errors():
+    # Each whole-number argument, negative or past its type: a ValueError naming it, the
+    # range and what was given (not an unnamed OverflowError).
+    import npuzzle.env
+
+    board = "8 1 3/4 0 2/7 6 5"
+    b6 = npuzzle.scramble("6x6", seed=1)
+    boards = npuzzle.scrambles("3x3", 2, seed=1)
+    calls = [
+        ("beam_width", lambda v: npuzzle.solve(b6, beam_width=v)),
+        ("threads", lambda v: npuzzle.solve(board, threads=v)),
+        ("solutions", lambda v: npuzzle.solve(board, algorithm="idastar", solutions=v)),
+        ("seed", lambda v: npuzzle.scramble("3x3", seed=v)),
+        ("moves", lambda v: npuzzle.scramble("3x3", moves=v)),
+        ("count", lambda v: npuzzle.scrambles("3x3", v)),
+        ("seed", lambda v: npuzzle.scrambles("3x3", 2, seed=v)),
+        ("walk", lambda v: npuzzle.scrambles("3x3", 2, walk=v)),
+        ("threads", lambda v: npuzzle.distances(boards, "3x3", threads=v)),
+        ("threads", lambda v: npuzzle.estimates(boards, "3x3", threads=v)),
+        ("threads", lambda v: npuzzle.solvable(boards, "3x3", threads=v)),
+        ("threads", lambda v: npuzzle.PatternDatabases.build("3x3", "4-4", threads=v)),
+        ("walk", lambda v: npuzzle.env.SlidingPuzzleEnv(size="3x3", walk=v)),
+        ("walk", lambda v: npuzzle.env.SlidingPuzzleVectorEnv(num_envs=2, size="3x3", walk=v)),
+    ]
+    for name, call in calls:
+        for v in (-1, 2**64, -(2**70)):
+            with pytest.raises(ValueError, match=rf"{name}: expected a whole number from 0 to \d+, found {v}"):
+                call(v)
+    # In range, the same calls answer.
+    assert npuzzle.solve(board, threads=1).length == npuzzle.solve(board, algorithm="bfs").length
+    assert npuzzle.scramble("3x3", seed=2**64 - 1) == npuzzle.scramble("3x3", seed=2**64 - 1)
 
 
 def test_progress_is_reported_and_ctrl_c_cancels_the_search():
