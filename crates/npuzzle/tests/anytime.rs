@@ -535,6 +535,19 @@ fn the_request_runs_beams_at_the_width_asked_for() {
     );
     assert_eq!(b.moves, c.moves);
     assert!(reaches(&start, &b.moves, &goal));
+    // Wide enough that layers are expanded and built on both threads (and, with debug
+    // assertions, every kept position's region cells checked): the same answer as on one.
+    let wide = |threads| Request {
+        beam_width: Some(12_000),
+        threads,
+        ..at(None)
+    };
+    let (one, two) = (
+        core.answer(&start, &wide(1)).unwrap(),
+        core.answer(&start, &wide(2)).unwrap(),
+    );
+    assert_eq!(one.moves, two.moves);
+    assert!(reaches(&start, &two.moves, &goal));
     let five = uniform(&Board::solved("5x5".parse().unwrap()), &mut Rng::new(74));
     let refused = |start: &Board, r: &Request| match core.answer(start, r) {
         Err(SearchError::BadRequest { field, reason }) => {

@@ -85,6 +85,9 @@ pub(crate) struct Pace {
 /// Positions of a layer expanded as one piece of work (by one thread).
 const CHUNK: usize = 2048;
 
+/// How many candidates ahead a layer's construction asks for a parent's memory.
+const AHEAD: usize = 8;
+
 /// Positions whose children's lookups are asked for together before any is read.
 const BLOCK: usize = 64;
 
@@ -803,42 +806,17 @@ pub(crate) fn beam_run(
         let next = &mut spare;
         next.clear();
         try_reserve(&mut next.cells, m * n, "beam")?;
+        let region = setup.region.as_ref();
+        let (at_len, vals_len) = if region.is_some() { (AT, g2) } else { (0, 0) };
+        try_reserve(&mut next.at, m * at_len, "beam")?;
+        next.cells.resize(m * n, 0);
+        next.at.resize(m * at_len, 0);
+        next.vals.resize(m * vals_len, 0);
+        next.blank.resize(m, 0);
+        // What comes from the candidates alone, in order.
         let mut step = Vec::with_capacity(m);
         let mut low = (u64::MAX, 0);
         for (k, c) in cands.iter().enumerate() {
-            let p = c.parent as usize;
-            next.cells
-                .extend_from_slice(&layer.cells[p * n..(p + 1) * n]);
-            let dst = &mut next.cells[k * n..(k + 1) * n];
-            let b = layer.blank[p] as usize;
-            let to = setup
-                .target(b, c.dir as usize)
-                .expect("checked on expansion");
-            let tile = dst[to];
-            dst[b] = tile;
-            dst[to] = 0;
-            if let Some(r) = &setup.region {
-                let rt = r.tile[tile as usize] as usize;
-                let from = next.at.len();
-                let mut a = [0u8; AT];
-                a.copy_from_slice(&layer.at[p * AT..(p + 1) * AT]);
-                next.at.extend_from_slice(&a);
-                next.at[from + rt] = r.index_of[b];
-                next.at[from] = r.index_of[to];
-                // (Tests run with debug assertions: every kept position's cells checked
-                // against the ones worked out afresh.)
-                debug_assert_eq!(next.at[from..from + AT], r.at(dst)[..]);
-                let from = next.vals.len();
-                next.vals
-                    .extend_from_slice(&layer.vals[p * g2..(p + 1) * g2]);
-                for (k, l) in r.lookups.iter().enumerate() {
-                    let d = l.owner[rt];
-                    if d != NONE {
-                        next.vals[from + l.offset + d as usize] = c.vals[k];
-                    }
-                }
-            }
-            next.blank.push(to as u16);
             next.h.push(c.h);
             next.hash.push(c.hash);
             next.all.push(c.all);
@@ -848,6 +826,82 @@ pub(crate) fn beam_run(
                 low = (c.key >> 24, k);
             }
         }
+        // What comes from the parents (anywhere in the layer: most of the copying), split
+        // among the threads in runs of candidates.
+        let build = |cands: &[Cand],
+                     cells: &mut [u8],
+                     at: &mut [u8],
+                     vals: &mut [u8],
+                     blank: &mut [u16]| {
+            for (k, c) in cands.iter().enumerate() {
+                // The parent a few candidates on, asked for ahead (each read would
+                // otherwise wait on memory in turn).
+                if let Some(a) = cands.get(k + AHEAD) {
+                    let q = a.parent as usize;
+                    prefetch(&layer.cells, q * n);
+                    prefetch(&layer.cells, q * n + n - 1);
+                    prefetch(&layer.blank, q);
+                    if region.is_some() {
+                        prefetch(&layer.at, q * AT);
+                        prefetch(&layer.at, q * AT + AT - 1);
+                        prefetch(&layer.vals, q * g2);
+                    }
+                }
+                let p = c.parent as usize;
+                let dst = &mut cells[k * n..(k + 1) * n];
+                dst.copy_from_slice(&layer.cells[p * n..(p + 1) * n]);
+                let b = layer.blank[p] as usize;
+                let to = setup
+                    .target(b, c.dir as usize)
+                    .expect("checked on expansion");
+                let tile = dst[to];
+                dst[b] = tile;
+                dst[to] = 0;
+                blank[k] = to as u16;
+                if let Some(r) = region {
+                    let rt = r.tile[tile as usize] as usize;
+                    let a = &mut at[k * AT..(k + 1) * AT];
+                    a.copy_from_slice(&layer.at[p * AT..(p + 1) * AT]);
+                    a[rt] = r.index_of[b];
+                    a[0] = r.index_of[to];
+                    // (Tests run with debug assertions: every kept position's cells
+                    // checked against the ones worked out afresh.)
+                    debug_assert_eq!(a[..], r.at(dst)[..]);
+                    let v = &mut vals[k * g2..(k + 1) * g2];
+                    v.copy_from_slice(&layer.vals[p * g2..(p + 1) * g2]);
+                    for (j, l) in r.lookups.iter().enumerate() {
+                        let d = l.owner[rt];
+                        if d != NONE {
+                            v[l.offset + d as usize] = c.vals[j];
+                        }
+                    }
+                }
+            }
+        };
+        let parts = if m < 4 * CHUNK { 1 } else { threads };
+        let per = m.div_ceil(parts).max(1);
+        std::thread::scope(|sc| {
+            let (mut cells, mut at, mut vals, mut blank) = (
+                &mut next.cells[..],
+                &mut next.at[..],
+                &mut next.vals[..],
+                &mut next.blank[..],
+            );
+            let mut runs = cands.chunks(per).peekable();
+            while let Some(run) = runs.next() {
+                let k = run.len();
+                let (c0, c1) = std::mem::take(&mut cells).split_at_mut(k * n);
+                let (a0, a1) = std::mem::take(&mut at).split_at_mut(k * at_len);
+                let (v0, v1) = std::mem::take(&mut vals).split_at_mut(k * vals_len);
+                let (b0, b1) = std::mem::take(&mut blank).split_at_mut(k);
+                (cells, at, vals, blank) = (c1, a1, v1, b1);
+                if runs.peek().is_some() {
+                    sc.spawn(move || build(run, c0, a0, v0, b0));
+                } else {
+                    build(run, c0, a0, v0, b0);
+                }
+            }
+        });
         history.push(step);
         std::mem::swap(&mut layer, &mut spare);
         // On a pace: the width that ends this beam by its time, from what a position has
