@@ -1713,11 +1713,14 @@ fn the_fast_solver_uses_cached_databases_and_builds_none() {
     let small = "1,2,3,4/5,6,7,8/9,10,11,12/13,14,15";
     let o = npuzzle(&["pdb", "build", "--size", "4x4", "--pdb", small], "");
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let o = npuzzle(
-        &["solve", "--algo", "fast", "--json", "--pdb", small, &board],
-        "",
-    );
-    let v: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+    let fast_small = || -> serde_json::Value {
+        let o = npuzzle(
+            &["solve", "--algo", "fast", "--json", "--pdb", small, &board],
+            "",
+        );
+        serde_json::from_str(text(&o.stdout).trim()).unwrap()
+    };
+    let v = fast_small();
     assert!(
         v["heuristic"]
             .as_str()
@@ -1740,11 +1743,7 @@ fn the_fast_solver_uses_cached_databases_and_builds_none() {
         "",
     );
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let o = npuzzle(
-        &["solve", "--algo", "fast", "--json", "--pdb", small, &board],
-        "",
-    );
-    let v: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+    let v = fast_small();
     assert!(
         v["heuristic"].as_str().unwrap().ends_with(" (zero-aware)"),
         "{v}"
