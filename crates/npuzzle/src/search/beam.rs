@@ -633,6 +633,8 @@ pub(crate) fn beam_run(
     // in one word (parent << 2 | direction).
     let mut history: Vec<Vec<u32>> = Vec::new();
     let threads = resolve_threads(threads).max(1);
+    // Small layers (and their builds) are not worth a thread.
+    let threads_for = |len: usize| if len < 4 * CHUNK { 1 } else { threads };
     let zb = n * n;
     let mut depth = 0usize;
     // The smallest rank kept so far: (rank, layer, index).
@@ -774,8 +776,7 @@ pub(crate) fn beam_run(
             nodes.add((hi - lo) as u64, generated);
             *parts_ref[ci].lock().unwrap_or_else(|e| e.into_inner()) = out;
         };
-        // Small layers are not worth a thread.
-        for_each_index(chunks, if count < 4 * CHUNK { 1 } else { threads }, expand);
+        for_each_index(chunks, threads_for(count), expand);
         let found = found.into_inner();
         if found != u64::MAX {
             let mut moves = path_to(&history, history.len(), (found >> 2) as usize);
@@ -878,7 +879,7 @@ pub(crate) fn beam_run(
                 }
             }
         };
-        let parts = if m < 4 * CHUNK { 1 } else { threads };
+        let parts = threads_for(m);
         let per = m.div_ceil(parts).max(1);
         std::thread::scope(|sc| {
             let (mut cells, mut at, mut vals, mut blank) = (
