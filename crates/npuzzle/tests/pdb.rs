@@ -725,3 +725,78 @@ fn too_many_distinct_lookups_are_refused() {
     let err = PdbHeuristic::catalogue(&goal, parts).unwrap_err();
     assert!(err.contains("distinct lookups"), "{err}");
 }
+
+/// The fast solver maps a cached set where the sources leave the loading to the library
+/// (reading a 5x5 catalogue first took longer than the answer): the set the fast solver
+/// got is mapped, an exact search's is read into memory, and after that the fast solver
+/// takes the one in memory. Where the sources say how, both go that way.
+#[test]
+fn the_fast_solver_maps_what_auto_would_read() {
+    use npuzzle::request::{Core, Request, Sources};
+    use npuzzle::Algorithm;
+    let dir = std::env::temp_dir().join(format!("npuzzle-fast-map-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let goal = Board::solved("5x5".parse().unwrap());
+    let spec = "1,2,6,7/3,4,8,9/5,10,15,20/11,12,16,17/13,14,18,19/21,22,23,24";
+    let core = |load| {
+        Core::new(Sources {
+            pdb_dir: Some(dir.clone()),
+            load,
+            ..Sources::default()
+        })
+    };
+    let limits = Limits::default();
+    core(Load::Read).named_pdbs(&goal, spec, &limits).unwrap();
+    let mapped = |h: &PdbHeuristic| h.databases().iter().all(|d| d.is_mapped());
+    let read = |h: &PdbHeuristic| h.databases().iter().all(|d| !d.is_mapped());
+    let auto = core(Load::Auto);
+    let (_, fast) = auto
+        .pdbs_for_fast(&goal, Some(spec), &limits)
+        .unwrap()
+        .unwrap();
+    assert!(mapped(&fast), "the fast solver's set is mapped");
+    let (_, exact) = auto
+        .pdbs_for(&goal, Some(spec), &limits, 0.0)
+        .unwrap()
+        .unwrap();
+    assert!(read(&exact), "an exact search's set is read");
+    let (_, again) = auto
+        .pdbs_for_fast(&goal, Some(spec), &limits)
+        .unwrap()
+        .unwrap();
+    assert!(
+        std::sync::Arc::ptr_eq(&again, &exact),
+        "then the read one serves both"
+    );
+    for (load, want_mapped) in [(Load::Read, false), (Load::Map, true)] {
+        let c = core(load);
+        let (_, h) = c
+            .pdbs_for_fast(&goal, Some(spec), &limits)
+            .unwrap()
+            .unwrap();
+        assert_eq!(mapped(&h), want_mapped, "{load:?}");
+        assert_eq!(read(&h), !want_mapped, "{load:?}");
+    }
+    // Through a request (the faces' way in): an answer that reaches the goal, its bound
+    // below it. (These small groups leave the weighted search short of its node budget
+    // on this board, so the reduction solver answers, bounded by the set.)
+    let board: Board = "1 0 3 6 2/13 14 22 21 12/20 9 5 4 18/17 7 23 10 16/11 19 24 15 8"
+        .parse()
+        .unwrap();
+    let request = Request {
+        algorithm: Algorithm::Fast,
+        pdb: Some(spec.to_string()),
+        ..Request::default()
+    };
+    let a = core(Load::Auto).answer(&board, &request).unwrap();
+    let mut b = board.clone();
+    b.apply_all(&a.moves).unwrap();
+    assert_eq!(b, goal);
+    let bound = a.report.lower_bound.unwrap();
+    assert!(
+        bound > 0 && bound as usize <= a.moves.len(),
+        "{:?}",
+        a.report
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

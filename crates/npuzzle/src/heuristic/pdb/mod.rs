@@ -136,6 +136,20 @@ impl PatternDb {
         ))
     }
 
+    /// Whether the entries are the file mapped read-only ([`Load::Map`]) rather than
+    /// memory of their own ([`Load::Read`], or built).
+    ///
+    /// ```
+    /// use npuzzle::heuristic::pdb::PatternDb;
+    /// use npuzzle::{Board, Limits};
+    /// let goal = Board::solved("3x3".parse().unwrap());
+    /// let db = PatternDb::build(&goal, &[1, 2, 3, 4], &Limits::default(), 1, &mut |_| {});
+    /// assert!(!db.unwrap().is_mapped());
+    /// ```
+    pub fn is_mapped(&self) -> bool {
+        self.mapped
+    }
+
     /// For a database mapped from its file: lets the system take back the pages read so
     /// far (the checksum reads them all when it is opened). They stay in the file and
     /// come back on the next read; memory of its own is left alone.
