@@ -1762,10 +1762,55 @@ fn the_fast_solver_uses_cached_databases_and_builds_none() {
         "{v}"
     );
     assert_eq!(built(), files, "nothing built for the fast solver");
+    // ... and a note says so, once for a batch of two boards.
+    let two = format!("{board}\n{board}\n");
+    let o = npuzzle(&["solve", "--algo", "fast", "--pdb", "6-6-3"], &two);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    assert_eq!(
+        err.matches("the 6-6-3 pattern databases for 4x4 are not all in")
+            .count(),
+        1,
+        "{err}"
+    );
+    assert!(
+        err.contains("npuzzle pdb build --size 4x4 --pdb \"6-6-3\""),
+        "{err}"
+    );
     // A spec naming no set is an error, as with the other searches.
     let o = npuzzle(&["solve", "--algo", "fast", "--pdb", "7-7-5-5", &board], "");
     assert!(!o.status.success());
     assert!(text(&o.stderr).contains("--pdb"), "{}", text(&o.stderr));
+    // On every size: a 4x4 preset for an 8-puzzle is refused, nonsense too; a set that
+    // fits a size the fast solver answers without databases is said to go unused.
+    let eight = "8 1 3/4 0 2/7 6 5";
+    for (spec, want) in [
+        ("5-5-5", "the preset 5-5-5 is for 4x4, not 3x3"),
+        ("nonsense", "--pdb: expected tile numbers"),
+    ] {
+        let o = npuzzle(&["solve", "--algo", "fast", "--pdb", spec, eight], "");
+        assert_eq!(o.status.code(), Some(2), "{spec}: {}", text(&o.stderr));
+        assert!(
+            text(&o.stderr).contains(want),
+            "{spec}: {}",
+            text(&o.stderr)
+        );
+    }
+    let o = npuzzle(
+        &["solve", "--algo", "fast", "--pdb", "1,2,3,4/5,6,7,8", eight],
+        "",
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("uses pattern databases on 16 to 25 cells only"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(
+        text(&o.stdout).contains(": 14 moves"),
+        "{}",
+        text(&o.stdout)
+    );
 }
 
 #[test]

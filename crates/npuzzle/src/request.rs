@@ -845,8 +845,21 @@ impl Core {
             // (a spec that names no set is an error all the same).
             Some(spec) if !may_build => {
                 partitions(goal, spec).map_err(|e| bad("pdb", e))?;
-                self.cached_pdbs_as(goal, spec, load, map)
-                    .map(|h| (spec.to_string(), h))
+                let found = self.cached_pdbs_as(goal, spec, load, map);
+                if found.is_none() {
+                    // (Once per run: what was found is kept, the lack too.)
+                    let size = goal.size();
+                    let lack = match &self.sources.pdb_dir {
+                        Some(dir) => format!("are not all in {}", dir.display()),
+                        None => "have no folder to be found in".to_string(),
+                    };
+                    self.note(&format!(
+                        "the {spec} pattern databases for {size} {lack}, and nothing is built \
+                         for this search: it goes without them (npuzzle pdb build --size \
+                         {size} --pdb \"{spec}\" builds them)"
+                    ));
+                }
+                found.map(|h| (spec.to_string(), h))
             }
             Some(spec) => Some((spec.to_string(), self.named_pdbs(goal, spec, limits)?)),
             None => self.auto_pdbs(goal, limits, budget, load, map)?,
@@ -1157,6 +1170,20 @@ impl Core {
         // The fast solver on 16 to 25 cells: the weighted database search when a set
         // for the goal is at hand (the one named, else auto's; nothing is built for it),
         // else the reduction solver.
+        if request.algorithm == Algorithm::Fast && request.pdbs.is_none() {
+            if let Some(spec) = &request.pdb {
+                // A set named for the fast solver is checked on every size, as for the
+                // other searches, and where the fast solver uses none, said so.
+                partitions(&goal, spec).map_err(|e| bad("pdb", e))?;
+                if !auto_pdb_size {
+                    notes.push(format!(
+                        "{board}: the fast solver uses pattern databases on 16 to 25 cells \
+                         only; this {} board is answered without the {spec} set",
+                        goal.size()
+                    ));
+                }
+            }
+        }
         if request.algorithm == Algorithm::Fast && auto_pdb_size {
             let at_hand = match pdb {
                 Some(p) => Some(p),
