@@ -324,7 +324,7 @@ type Named = (String, Arc<PdbHeuristic>);
 
 /// What a look for databases found: the goal, the partition asked for (`None`: auto's
 /// choice), whether a build was allowed, whether the files were mapped for the fast
-/// solver instead of read as the sources say (see `Solver::pdbs_for_fast`), and the
+/// solver instead of read as the sources say (see `Core::pdbs_for_fast`), and the
 /// databases if any.
 type Found = (Board, Option<String>, bool, bool, Option<Named>);
 
@@ -831,12 +831,7 @@ impl Core {
             g == goal && s.as_deref() == spec && *b == may_build && (map || !*m)
         };
         // (Read sets first: where both are there, the faster lookups.)
-        if let Some((.., found)) = pdbs
-            .iter()
-            .filter(|f| !f.3)
-            .find(usable)
-            .or_else(|| pdbs.iter().find(usable))
-        {
+        if let Some((.., found)) = pdbs.iter().filter(usable).min_by_key(|f| f.3) {
             return Ok(found.clone());
         }
         let load = if map { Load::Map } else { self.sources.load };
@@ -1170,18 +1165,16 @@ impl Core {
         // The fast solver on 16 to 25 cells: the weighted database search when a set
         // for the goal is at hand (the one named, else auto's; nothing is built for it),
         // else the reduction solver.
-        if request.algorithm == Algorithm::Fast && request.pdbs.is_none() {
+        // Where the fast solver uses none, a set named is checked all the same (as for
+        // the other searches, and as on 16 to 25 cells below), and said to go unused.
+        if request.algorithm == Algorithm::Fast && !auto_pdb_size && request.pdbs.is_none() {
             if let Some(spec) = &request.pdb {
-                // A set named for the fast solver is checked on every size, as for the
-                // other searches, and where the fast solver uses none, said so.
                 partitions(&goal, spec).map_err(|e| bad("pdb", e))?;
-                if !auto_pdb_size {
-                    notes.push(format!(
-                        "{board}: the fast solver uses pattern databases on 16 to 25 cells \
-                         only; this {} board is answered without the {spec} set",
-                        goal.size()
-                    ));
-                }
+                notes.push(format!(
+                    "{board}: the fast solver uses pattern databases on 16 to 25 cells \
+                     only; this {} board is answered without the {spec} set",
+                    goal.size()
+                ));
             }
         }
         if request.algorithm == Algorithm::Fast && auto_pdb_size {
