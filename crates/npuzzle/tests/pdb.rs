@@ -622,18 +622,10 @@ fn catalogue_specs_are_checked() {
 /// partitions share its entries (one copy in memory), and the estimate is as with copies.
 #[test]
 fn a_group_in_several_partitions_is_read_once() {
-    use npuzzle::request::{Core, Sources};
-    let dir = std::env::temp_dir().join(format!("npuzzle-shared-pdb-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = pdb_folder("shared-pdb");
     let goal = Board::solved("3x3".parse().unwrap());
     let spec = "1,2,3,4/5,6,7,8 + 1,2,3,4/5,6/7,8 + 5,6,7,8/1,4/2,3";
-    let core = |load| {
-        Core::new(Sources {
-            pdb_dir: Some(dir.clone()),
-            load,
-            ..Sources::default()
-        })
-    };
+    let core = |load| core_at(&dir, load);
     let limits = Limits::default();
     let built = core(Load::Read).named_pdbs(&goal, spec, &limits).unwrap();
     // Six distinct groups, six files.
@@ -670,14 +662,9 @@ fn a_group_in_several_partitions_is_read_once() {
 /// Too many partitions are refused before any database is built or saved.
 #[test]
 fn too_many_partitions_are_refused_before_building() {
-    use npuzzle::request::{Core, Sources};
-    let dir = std::env::temp_dir().join(format!("npuzzle-many-pdb-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = pdb_folder("many-pdb");
     let goal = Board::solved("3x3".parse().unwrap());
-    let core = Core::new(Sources {
-        pdb_dir: Some(dir.clone()),
-        ..Sources::default()
-    });
+    let core = core_at(&dir, Load::default());
     let spec = ["1,2,3,4/5,6,7,8"; 17].join(" + ");
     let err = core
         .named_pdbs(&goal, &spec, &Limits::default())
@@ -732,19 +719,12 @@ fn too_many_distinct_lookups_are_refused() {
 /// takes the one in memory. Where the sources say how, both go that way.
 #[test]
 fn the_fast_solver_maps_what_auto_would_read() {
-    use npuzzle::request::{Core, Request, Sources};
+    use npuzzle::request::Request;
     use npuzzle::Algorithm;
-    let dir = std::env::temp_dir().join(format!("npuzzle-fast-map-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = pdb_folder("fast-map");
     let goal = Board::solved("5x5".parse().unwrap());
     let spec = "1,2,6,7/3,4,8,9/5,10,15,20/11,12,16,17/13,14,18,19/21,22,23,24";
-    let core = |load| {
-        Core::new(Sources {
-            pdb_dir: Some(dir.clone()),
-            load,
-            ..Sources::default()
-        })
-    };
+    let core = |load| core_at(&dir, load);
     let limits = Limits::default();
     core(Load::Read).named_pdbs(&goal, spec, &limits).unwrap();
     let mapped = |h: &PdbHeuristic| h.databases().iter().all(|d| d.is_mapped());
@@ -799,4 +779,21 @@ fn the_fast_solver_maps_what_auto_would_read() {
         a.report
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A fresh database folder for one test (in the system's temporary folder, named by the
+/// test and the process).
+fn pdb_folder(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("npuzzle-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A solving core with databases in `dir`, loaded as `load` says.
+fn core_at(dir: &std::path::Path, load: Load) -> npuzzle::request::Core {
+    npuzzle::request::Core::new(npuzzle::request::Sources {
+        pdb_dir: Some(dir.to_path_buf()),
+        load,
+        ..npuzzle::request::Sources::default()
+    })
 }
