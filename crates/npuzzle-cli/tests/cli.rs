@@ -1664,6 +1664,33 @@ fn bench_measures_the_fast_solver_weights_and_random_boards() {
         "--set random needs --size",
         2,
     );
+    // A file without optima (measured against Manhattan), one board at the goal: it
+    // needs no move, and its ratio is 1, not 0.
+    let dir = temp_dir("bench-manhattan");
+    let path = dir.join("boards.txt");
+    std::fs::write(&path, "0 1 2 3 4 5 6 0 7 8\n1 1 2 3 4 5 6 7 8 0\n").unwrap();
+    let o = npuzzle(
+        &[
+            "bench",
+            path.to_str().unwrap(),
+            "--goal",
+            "1 2 3 4 5 6 7 8 0",
+            "--algo",
+            "anytime",
+            "--pdb-dir",
+            dir.to_str().unwrap(),
+        ],
+        "",
+    );
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{}{out}", text(&o.stderr));
+    let ratios: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains(" manhattan "))
+        .map(|l| l.split_whitespace().nth(5).unwrap())
+        .collect();
+    assert_eq!(ratios, ["x1.000", "x1.000"], "{out}");
+    assert!(out.contains("ratio per instance: min x1.000"), "{out}");
 }
 
 #[test]
