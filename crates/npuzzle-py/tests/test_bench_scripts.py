@@ -1,0 +1,102 @@
+"""The benchmark helper that turns DeepCubeA's test pickles into `npuzzle bench` files
+(bench/deepcubea-boards.py): boards, goal and comparison, end to end with the CLI."""
+
+import os
+import pickle
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[3]
+SCRIPT = ROOT / "bench" / "deepcubea-boards.py"
+
+
+def _pickle_like_deepcubea(path, tiles_list):
+    """A pickle shaped as DeepCubeA's test data: a dict whose `states` are objects of a
+    class from a module the reader does not have, each holding its tiles as a numpy array."""
+    module = types.ModuleType("fake_deepcubea_n_puzzle")
+
+    class NPuzzleState:
+        def __init__(self, tiles):
+            self.tiles = np.array(tiles, dtype=np.uint8)
+            self.hash = None
+
+    NPuzzleState.__module__ = module.__name__
+    NPuzzleState.__qualname__ = "NPuzzleState"
+    module.NPuzzleState = NPuzzleState
+    sys.modules[module.__name__] = module
+    try:
+        with open(path, "wb") as f:
+            pickle.dump({"states": [NPuzzleState(t) for t in tiles_list]}, f)
+    finally:
+        del sys.modules[module.__name__]
+
+
+def _run(*args):
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), *map(str, args)], capture_output=True, text=True
+    )
+
+
+def test_boards_goal_and_compare_work_with_the_cli(tmp_path):
+    boards = [[1, 2, 3, 4, 5, 6, 0, 7, 8], [4, 1, 3, 0, 2, 6, 7, 5, 8], [1, 2, 3, 4, 5, 6, 7, 8, 0]]
+    pkl = tmp_path / "data_0.pkl"
+    _pickle_like_deepcubea(pkl, boards)
+
+    out = _run("boards", pkl)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines == [f"{k} " + " ".join(map(str, b)) for k, b in enumerate(boards)]
+    assert _run("boards", pkl, 2).stdout.splitlines() == lines[:2]
+
+    goal = _run("goal", pkl)
+    assert goal.returncode == 0, goal.stderr
+    assert goal.stdout.strip() == "1 2 3 4 5 6 7 8 0"
+
+    # The file is one `npuzzle bench` reads, towards that goal.
+    bench_file = tmp_path / "boards.txt"
+    bench_file.write_text(out.stdout)
+    cli = os.environ.get("NPUZZLE_BIN", str(ROOT / "target" / "debug" / "npuzzle"))
+    bench = subprocess.run(
+        [
+            cli, "bench", str(bench_file), "--goal", goal.stdout.strip(), "--algo", "anytime",
+            "--threads", "1", "--pdb-dir", str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert bench.returncode == 0, bench.stderr
+    log = tmp_path / "bench.log"
+    log.write_text(bench.stdout)
+    # These boards are a few moves from the goal: the anytime solver's opening exact
+    # search answers them in 2, 5 and 0 moves (shortest); "theirs" are made up.
+    theirs = tmp_path / "output.txt"
+    theirs.write_text(
+        "".join(
+            f"State: {k}, SolnCost: {n}.00, # Moves: {n}, # Nodes Gen: 10, Time: 0.01\n"
+            for k, n in enumerate([2, 7, 0])
+        )
+    )
+    cmp = _run("compare", log, theirs)
+    assert cmp.returncode == 0, cmp.stderr + bench.stdout
+    last = cmp.stdout.splitlines()[-1]
+    assert last.startswith("3 boards: ours 2.33 moves, theirs 3.00"), cmp.stdout
+    assert "ours shorter on 1, equal on 2" in last, cmp.stdout
+
+
+def test_bad_pickles_and_arguments_are_refused_with_a_reason(tmp_path):
+    pkl = tmp_path / "bad.pkl"
+    _pickle_like_deepcubea(pkl, [[1, 2, 3, 4, 5, 6, 7, 8]])
+    out = _run("boards", pkl)
+    assert out.returncode != 0
+    assert "expected a square board of tiles 0..n-1 in state 0" in out.stderr
+
+    out = _run("compare", tmp_path / "missing.log", tmp_path / "missing.txt")
+    assert out.returncode != 0
+
+    out = _run()
+    assert out.returncode != 0
+    assert "Usage" in out.stderr
