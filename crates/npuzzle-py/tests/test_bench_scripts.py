@@ -100,3 +100,20 @@ def test_bad_pickles_and_arguments_are_refused_with_a_reason(tmp_path):
     out = _run()
     assert out.returncode != 0
     assert "Usage" in out.stderr
+
+
+class _Calls:
+    """Pickles as a call of os.system: what a hostile pickle could hold."""
+
+    def __reduce__(self):
+        return (os.system, ("echo never",))
+
+
+def test_a_pickle_naming_anything_but_boards_and_arrays_is_refused(tmp_path):
+    pkl = tmp_path / "hostile.pkl"
+    with open(pkl, "wb") as f:
+        pickle.dump({"states": [_Calls()]}, f)
+    out = _run("boards", pkl)
+    assert out.returncode != 0
+    assert "never" not in out.stdout
+    assert "refusing" in out.stderr and "system" in out.stderr, out.stderr
