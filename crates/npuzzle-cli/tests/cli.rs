@@ -1668,22 +1668,26 @@ fn bench_measures_the_fast_solver_weights_and_random_boards() {
     // needs no move, and its ratio is 1, not 0.
     let dir = temp_dir("bench-manhattan");
     let path = dir.join("boards.txt");
-    std::fs::write(&path, "0 1 2 3 4 5 6 0 7 8\n1 1 2 3 4 5 6 7 8 0\n").unwrap();
-    let o = npuzzle(
-        &[
-            "bench",
-            path.to_str().unwrap(),
-            "--goal",
-            "1 2 3 4 5 6 7 8 0",
-            "--algo",
-            "anytime",
-            "--pdb-dir",
-            dir.to_str().unwrap(),
-        ],
-        "",
-    );
-    let out = text(&o.stdout);
-    assert_eq!(o.status.code(), Some(0), "{}{out}", text(&o.stderr));
+    let bench_file = |boards: &str| {
+        std::fs::write(&path, boards).unwrap();
+        let o = npuzzle(
+            &[
+                "bench",
+                path.to_str().unwrap(),
+                "--goal",
+                "1 2 3 4 5 6 7 8 0",
+                "--algo",
+                "anytime",
+                "--pdb-dir",
+                dir.to_str().unwrap(),
+            ],
+            "",
+        );
+        let out = text(&o.stdout);
+        assert_eq!(o.status.code(), Some(0), "{}{out}", text(&o.stderr));
+        out
+    };
+    let out = bench_file("0 1 2 3 4 5 6 0 7 8\n1 1 2 3 4 5 6 7 8 0\n");
     let ratios: Vec<&str> = out
         .lines()
         .filter(|l| l.contains(" manhattan "))
@@ -1691,6 +1695,10 @@ fn bench_measures_the_fast_solver_weights_and_random_boards() {
         .collect();
     assert_eq!(ratios, ["x1.000", "x1.000"], "{out}");
     assert!(out.contains("ratio per instance: min x1.000"), "{out}");
+    // The total too, where every board is at the goal.
+    let out = bench_file("1 1 2 3 4 5 6 7 8 0\n");
+    assert!(out.contains("0 moves against 0 Manhattan"), "{out}");
+    assert!(out.contains("(x1.000)"), "{out}");
 }
 
 #[test]

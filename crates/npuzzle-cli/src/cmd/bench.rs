@@ -419,12 +419,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                             "manhattan",
                         ),
                     };
-                    // (A board already at the goal needs nothing and gets nothing: 1.)
-                    let ratio = if len == 0 && reference == 0 {
-                        1.0
-                    } else {
-                        len as f64 / reference.max(1) as f64
-                    };
+                    let ratio = ratio(len as u64, reference as u64);
                     ratios.push(ratio);
                     if !ok {
                         code = merge(code, MISMATCH);
@@ -536,7 +531,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         let mut v = json!({
             "instances": instances.len(), "solved": solved, "total_length": total_len,
             "total_reference": total_ref,
-            "ratio": total_len as f64 / total_ref.max(1) as f64,
+            "ratio": ratio(total_len, total_ref),
             "ratio_spread": {"min": spread[0], "p10": spread[1], "median": spread[2],
                              "p90": spread[3], "max": spread[4]},
             "total_expanded": total_nodes, "total_seconds": total_time.as_secs_f64(),
@@ -567,7 +562,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
              (x{:.3}), {total_nodes} nodes, {:.3} s searching (at most {:.4} s an instance), \
              {:.3} s wall ({threads} thread{})",
             instances.len(),
-            total_len as f64 / total_ref.max(1) as f64,
+            ratio(total_len, total_ref),
             total_time.as_secs_f64(),
             max_time.as_secs_f64(),
             wall.as_secs_f64(),
@@ -596,6 +591,16 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         }
     }
     Ok(code)
+}
+
+/// A length over its reference (the optimum or the Manhattan distance); a board already
+/// at the goal needs nothing and gets nothing: 1.
+fn ratio(len: u64, reference: u64) -> f64 {
+    if len == 0 && reference == 0 {
+        1.0
+    } else {
+        len as f64 / reference.max(1) as f64
+    }
 }
 
 /// Each published count and the ratios of ours to it, generated and expanded: `korf
