@@ -11,6 +11,7 @@
 //! [`STAGED_L_SIDE`] on a side), the way [`fast`](super::fast) does tile by tile, and
 //! finish with a beam over the whole last region.
 
+use super::ranking::{Ranking, RankingSample, SampleOptions};
 use crate::board::Board;
 use crate::error::SearchError;
 use crate::heuristic::pdb::{prefetch, PdbHeuristic, MAX_CELLS, MAX_TILES, NONE};
@@ -33,6 +34,8 @@ struct Cand {
     hash: u64,
     /// With databases: the entry each lookup's moved tile changed.
     vals: [u8; 2 * MAX_REGION_SETS],
+    /// With a learned ranking: its part kept move by move (see [`Ranking::fresh`]).
+    kept: f32,
 }
 
 /// A layer of the beam: its positions' cells one after another, and per position the
@@ -52,6 +55,8 @@ struct Layer {
     /// `RegionDbs::at`), kept move by move instead of worked out from the cells for each
     /// child.
     at: Vec<u8>,
+    /// With a learned ranking: per position, its part kept move by move.
+    kept: Vec<f32>,
 }
 
 impl Layer {
@@ -65,6 +70,7 @@ impl Layer {
         self.last.clear();
         self.vals.clear();
         self.at.clear();
+        self.kept.clear();
     }
 }
 
@@ -298,6 +304,16 @@ pub(crate) struct BeamSetup<'a> {
     zobrist: Vec<u64>,
     /// Databases that rank the positions instead of the linear-conflict estimate.
     region: Option<RegionDbs<'a>>,
+    /// A learned correction to the databases' ranking (a whole board's beam only).
+    ranking: Option<Ranking>,
+    /// Takes samples of the candidates, for fitting a ranking.
+    sampler: Option<&'a Sampler>,
+}
+
+/// Candidates a beam set aside for [`ranking_samples`]: (layer, cells).
+struct Sampler {
+    per_layer: usize,
+    taken: std::sync::Mutex<Vec<(usize, Vec<u8>)>>,
 }
 
 impl<'a> BeamSetup<'a> {
@@ -359,6 +375,8 @@ impl<'a> BeamSetup<'a> {
             goal_col: pos.iter().map(|&p| (p % w) as u8).collect(),
             zobrist: (0..n * n + n).map(|_| rng.next_u64()).collect(),
             region: None,
+            ranking: None,
+            sampler: None,
         }
     }
 
@@ -435,6 +453,12 @@ impl<'a> BeamSetup<'a> {
         for (k, &c) in free.iter().enumerate() {
             index_of[c] = k as u8;
         }
+        // A beam across the whole board ranked by one set: the learned correction
+        // fitted for that set, if there is one.
+        self.ranking = (free.len() == self.n && sets.len() == 1)
+            .then(|| Ranking::shipped(size))
+            .flatten()
+            .filter(|r| r.fits(h0));
         self.region = Some(RegionDbs {
             lookups,
             width,
@@ -443,6 +467,32 @@ impl<'a> BeamSetup<'a> {
             index_of,
         });
         true
+    }
+
+    /// The learned ranking's part kept move by move for the board `cells` (0 without
+    /// one).
+    fn kept(&self, cells: &[u8], vals: &[u8]) -> f32 {
+        match (&self.ranking, &self.region) {
+            (Some(k), Some(r)) => k.fresh(
+                r.cells
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &c)| (r.tile[cells[c] as usize] as usize, i)),
+                vals,
+            ),
+            _ => 0.0,
+        }
+    }
+
+    /// A position's rank: [`BeamSetup::rank`], or with a learned ranking its rank from
+    /// its kept part, its estimate `h`, its linear-conflict estimate `lc` and every
+    /// tile's Manhattan distance `all`.
+    #[inline]
+    fn rank_with(&self, kept: f32, h: u32, lc: u32, all: u32) -> u64 {
+        match &self.ranking {
+            Some(k) => k.rank(kept, h, lc, all),
+            None => self.rank(h, all),
+        }
     }
 
     /// A position's rank (smaller is better) from its estimate `h` and every tile's
@@ -622,7 +672,13 @@ pub(crate) fn beam_run(
         last: vec![4],
         vals: vals0,
         at: at0,
+        kept: vec![],
     };
+    let ranking = setup.ranking.as_ref().filter(|_| setup.region.is_some());
+    let kept0 = setup.kept(start.cells(), &layer.vals);
+    if ranking.is_some() {
+        layer.kept.push(kept0);
+    }
     // A direct-mapped table of kept positions' hashes: drops repeats within a layer and,
     // while a slot survives, across layers.
     let slots = (width * 16).next_power_of_two().clamp(1 << 14, 1 << 24);
@@ -640,8 +696,11 @@ pub(crate) fn beam_run(
     // The smallest rank kept so far: (rank, layer, index).
     // (The rank, not the estimate alone: a line's beam that trades its estimate for the
     // rest of the board is still going somewhere.)
-    let rank = |h: u32, all: u32| setup.rank(h, all);
-    let mut best = (rank(rank0, layer.all[0]), 0usize, 0usize);
+    let mut best = (
+        setup.rank_with(kept0, rank0, h0, layer.all[0]),
+        0usize,
+        0usize,
+    );
     // Kept from layer to layer: every chunk's candidates, all of them together, and the
     // layer before this one (where the next is built).
     let mut parts: Vec<std::sync::Mutex<Vec<Cand>>> = Vec::new();
@@ -761,14 +820,33 @@ pub(crate) fn beam_run(
                         if seen_ref[hash as usize & mask] == hash {
                             continue;
                         }
+                        // With a learned ranking: its kept part moves with the tile and
+                        // the blank, and with the entries that changed.
+                        let mut kept = 0.0;
+                        if let (Some(k), Some(r)) = (ranking, &setup.region) {
+                            let rt = r.tile[tile as usize] as usize;
+                            let (cb, ct) = (r.index_of[b] as usize, r.index_of[to] as usize);
+                            kept = layer_ref.kept[i] + k.tile_cell(rt, cb) - k.tile_cell(rt, ct)
+                                + k.tile_cell(0, ct)
+                                - k.tile_cell(0, cb);
+                            let before = &layer_ref.vals[i * g2..(i + 1) * g2];
+                            for (j, l) in r.lookups.iter().enumerate() {
+                                let d = l.owner[rt];
+                                if d != NONE {
+                                    let slot = l.offset + d as usize;
+                                    kept += k.entry(slot, vals[j]) - k.entry(slot, before[slot]);
+                                }
+                            }
+                        }
                         out.push(Cand {
-                            key: (setup.rank(h, all) << 24) | (hash >> 40),
+                            key: (setup.rank_with(kept, h, lc, all) << 24) | (hash >> 40),
                             all,
                             parent: i as u32,
                             dir: d,
                             h: lc,
                             hash,
                             vals,
+                            kept,
                         });
                     }
                 }
@@ -789,6 +867,9 @@ pub(crate) fn beam_run(
         }
         if cands.is_empty() {
             return Ok(BeamEnd::Exhausted);
+        }
+        if let Some(s) = setup.sampler {
+            take_samples(s, &cands, &layer, setup, depth);
         }
         if cands.len() > width {
             cands.select_nth_unstable_by_key(width, |c| c.key);
@@ -822,6 +903,9 @@ pub(crate) fn beam_run(
             next.hash.push(c.hash);
             next.all.push(c.all);
             next.last.push(c.dir);
+            if ranking.is_some() {
+                next.kept.push(c.kept);
+            }
             step.push(c.parent << 2 | c.dir as u32);
             if c.key >> 24 < low.0 {
                 low = (c.key >> 24, k);
@@ -876,6 +960,14 @@ pub(crate) fn beam_run(
                             v[l.offset + d as usize] = c.vals[j];
                         }
                     }
+                    // (And the learned ranking's part kept move by move, against the
+                    // one worked out afresh.)
+                    debug_assert!(
+                        ranking.is_none() || (c.kept - setup.kept(dst, v)).abs() < 1e-2,
+                        "kept {} fresh {}",
+                        c.kept,
+                        setup.kept(dst, v)
+                    );
                 }
             }
         };
@@ -926,6 +1018,133 @@ pub(crate) fn beam_run(
             return Ok(BeamEnd::Stalled(path_to(&history, best.1, best.2)));
         }
     }
+}
+
+/// Sets aside `per_layer` of a layer's candidates `cands` (children of `layer`'s
+/// positions, at `depth`), the same ones on every run.
+fn take_samples(s: &Sampler, cands: &[Cand], layer: &Layer, setup: &BeamSetup, depth: usize) {
+    let n = setup.n;
+    let mut taken = s.taken.lock().unwrap_or_else(|e| e.into_inner());
+    for k in 0..s.per_layer {
+        let j =
+            ((depth as u64 * 2_654_435_761 + k as u64 * 40_503) ^ 0x9e37) as usize % cands.len();
+        let c = &cands[j];
+        let p = c.parent as usize;
+        let mut cells = layer.cells[p * n..(p + 1) * n].to_vec();
+        let b = layer.blank[p] as usize;
+        let to = setup
+            .target(b, c.dir as usize)
+            .expect("checked on expansion");
+        cells[b] = cells[to];
+        cells[to] = 0;
+        taken.push((depth, cells));
+    }
+}
+
+/// See [`super::ranking::ranking_samples`].
+pub(crate) fn ranking_samples(
+    start: &Board,
+    dbs: &PdbHeuristic,
+    options: &SampleOptions,
+    threads: usize,
+) -> Result<Vec<RankingSample>, SearchError> {
+    let size = start.size();
+    let goal = Board::solved(size);
+    let bad = |field, reason: String| SearchError::BadRequest { field, reason };
+    check_beam_width(options.width).map_err(|r| bad("width", r))?;
+    check_beam_width(options.label_width).map_err(|r| bad("label_width", r))?;
+    if !(1..=64).contains(&options.per_layer) {
+        return Err(bad(
+            "per_layer",
+            format!(
+                "expected 1 to 64 samples a layer, found {}",
+                options.per_layer
+            ),
+        ));
+    }
+    let n = size.cells();
+    let setup_with = |ranking: Option<Ranking>, sampler| {
+        let mut tracked = vec![true; n];
+        tracked[0] = false;
+        let free = vec![true; n];
+        let mut s = BeamSetup::new(&goal, tracked, free.clone(), 0);
+        if !s.use_databases(&goal, &free, &[dbs]) {
+            return Err(bad(
+                "databases",
+                format!(
+                    "expected a set for the usual goal of a {size} board, found one for {}",
+                    dbs.goal().size()
+                ),
+            ));
+        }
+        s.ranking = ranking;
+        s.sampler = sampler;
+        Ok(s)
+    };
+    let sampler = Sampler {
+        per_layer: options.per_layer,
+        taken: std::sync::Mutex::new(Vec::new()),
+    };
+    let watch = Watch::new(&Limits::default());
+    let nodes = NodeCount::default();
+    {
+        let setup = setup_with(options.ranking.clone(), Some(&sampler))?;
+        beam_run(
+            &setup,
+            start,
+            options.width,
+            None,
+            threads,
+            &watch,
+            &nodes,
+            None,
+        )?;
+    }
+    let taken = std::mem::take(&mut *sampler.taken.lock().unwrap_or_else(|e| e.into_inner()));
+    let plain = setup_with(None, None)?;
+    let labels: Vec<std::sync::Mutex<Option<u32>>> =
+        taken.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    let failed = std::sync::Mutex::new(None);
+    for_each_index(taken.len(), threads, |i| {
+        let (_, cells) = &taken[i];
+        let board = Board::from_cells(size, cells.clone()).expect("a child of a board");
+        match beam_run(
+            &plain,
+            &board,
+            options.label_width,
+            None,
+            1,
+            &watch,
+            &nodes,
+            None,
+        ) {
+            Ok(BeamEnd::Found(m)) => {
+                *labels[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(m.len() as u32)
+            }
+            Ok(_) => {}
+            Err(e) => *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e),
+        }
+    });
+    if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    let region = plain.region.as_ref().expect("databases in use");
+    Ok(taken
+        .into_iter()
+        .zip(labels)
+        .map(|((depth, cells), label)| RankingSample {
+            depth,
+            entries: region.all_entries(&cells),
+            lc: plain.estimate(&cells),
+            md: cells
+                .iter()
+                .enumerate()
+                .map(|(i, &t)| plain.dist_all[t as usize * n + i] as u32)
+                .sum(),
+            cells,
+            label: label.into_inner().unwrap_or_else(|e| e.into_inner()),
+        })
+        .collect())
 }
 
 /// Nodes IDA* may spend finishing from a stalled beam's best position before the fast
@@ -1673,6 +1892,194 @@ mod tests {
 
     /// Small databases for the usual 6x6 goal: groups of three tiles, in rows (`rows`) or
     /// in columns.
+    /// Databases of `groups` for the usual goal of a `size` board, built here.
+    fn small_set(size: &str, groups: &[&[u8]]) -> PdbHeuristic {
+        let goal = Board::solved(size.parse().unwrap());
+        let dbs = groups
+            .iter()
+            .map(|t| {
+                crate::heuristic::pdb::PatternDb::build(
+                    &goal,
+                    t,
+                    &Limits::default(),
+                    0,
+                    &mut |_| {},
+                )
+                .unwrap()
+            })
+            .collect();
+        PdbHeuristic::new(&goal, dbs).unwrap()
+    }
+
+    /// A beam across the whole board of `set`'s size, ranked by it.
+    fn whole(set: &PdbHeuristic) -> BeamSetup<'_> {
+        let goal = set.goal().clone();
+        let n = goal.size().cells();
+        let tracked: Vec<bool> = (0..n).map(|t| t != 0).collect();
+        let mut setup = BeamSetup::new(&goal, tracked, vec![true; n], 0);
+        assert!(setup.use_databases(&goal, &vec![true; n], &[set]));
+        setup
+    }
+
+    /// With a learned ranking the beams still reach the goal, and its part kept move by
+    /// move equals the one worked out afresh (on every kept position: tests run with
+    /// debug assertions); it changes which positions are kept.
+    #[test]
+    fn a_learned_ranking_is_kept_up_and_the_beams_still_end() {
+        let set = small_set(
+            "4x4",
+            &[
+                &[1, 2, 3, 4],
+                &[5, 6, 7, 8],
+                &[9, 10, 11, 12],
+                &[13, 14, 15],
+            ],
+        );
+        let lookups = set.side_dbs.iter().filter(|(d, _)| !d.is_empty()).count();
+        let mut rng = Rng::new(5);
+        let mut w = |k: usize| -> Vec<f32> {
+            (0..k)
+                .map(|_| (rng.below(2001) as f32 - 1000.0) / 2000.0)
+                .collect()
+        };
+        let ranking = Ranking::from_parts(
+            "4x4".parse().unwrap(),
+            set.dbs.iter().map(|d| d.tiles().to_vec()).collect(),
+            lookups,
+            0.3,
+            w(16 * 16),
+            w(lookups * 4 * super::super::ranking::ENTRY_SLOTS),
+            [0.2, -0.1, 0.1, 0.3],
+        )
+        .unwrap();
+        assert!(ranking.fits(&set));
+        let plain = whole(&set);
+        let mut learned = whole(&set);
+        learned.ranking = Some(ranking);
+        let (watch, nodes) = (Watch::new(&Limits::default()), NodeCount::default());
+        let mut differ = 0;
+        for seed in 0..8 {
+            let start = uniform(set.goal(), &mut Rng::new(seed));
+            let mut answers = Vec::new();
+            for setup in [&plain, &learned] {
+                let BeamEnd::Found(m) =
+                    beam_run(setup, &start, 64, None, 1, &watch, &nodes, None).unwrap()
+                else {
+                    panic!("board {seed}: no answer");
+                };
+                let mut b = start.clone();
+                b.apply_all(&m).unwrap();
+                assert_eq!(&b, set.goal(), "board {seed}");
+                answers.push(m);
+            }
+            differ += (answers[0] != answers[1]) as usize;
+        }
+        assert!(differ > 0, "the ranking changed no answer");
+        // Fitted for other databases: it does not fit.
+        let other = small_set(
+            "4x4",
+            &[
+                &[1, 2, 5, 6],
+                &[3, 4, 7, 8],
+                &[9, 10, 13, 14],
+                &[11, 12, 15],
+            ],
+        );
+        assert!(!learned.ranking.as_ref().unwrap().fits(&other));
+    }
+
+    /// Samples: as many a layer as asked, the same on every run, each label a length no
+    /// shorter than the shortest (breadth-first search) and of its parity, the estimates
+    /// lower bounds; bad options refused.
+    #[test]
+    fn ranking_samples_are_labelled_by_beams_from_them() {
+        let set = small_set("3x3", &[&[1, 2, 3, 4], &[5, 6, 7, 8]]);
+        let goal = set.goal().clone();
+        let options = SampleOptions {
+            width: 16,
+            per_layer: 2,
+            label_width: 4,
+            ranking: None,
+        };
+        for seed in 0..4 {
+            let start = uniform(&goal, &mut Rng::new(100 + seed));
+            let samples = ranking_samples(&start, &set, &options, 2).unwrap();
+            assert_eq!(samples, ranking_samples(&start, &set, &options, 1).unwrap());
+            let layers = samples.iter().map(|s| s.depth).max().unwrap();
+            for d in 1..=layers {
+                assert_eq!(
+                    samples.iter().filter(|s| s.depth == d).count(),
+                    2,
+                    "layer {d}"
+                );
+            }
+            let mut labelled = 0;
+            for s in &samples {
+                let b = Board::from_cells(goal.size(), s.cells.clone()).unwrap();
+                let best = super::super::bfs(&b, &goal, &Limits::default())
+                    .unwrap()
+                    .moves
+                    .len() as u32;
+                for lookup in s.entries.chunks(set.dbs.len()) {
+                    assert!(lookup.iter().map(|&x| x as u32).sum::<u32>() <= best);
+                }
+                assert!(s.md <= s.lc && s.lc <= best);
+                if let Some(l) = s.label {
+                    assert!(
+                        l >= best && (l - best) % 2 == 0,
+                        "label {l}, shortest {best}"
+                    );
+                    labelled += 1;
+                }
+            }
+            assert!(labelled > samples.len() / 2);
+        }
+        let start = uniform(&goal, &mut Rng::new(1));
+        for (o, field) in [
+            (
+                SampleOptions {
+                    width: 0,
+                    ..options.clone()
+                },
+                "width",
+            ),
+            (
+                SampleOptions {
+                    label_width: 0,
+                    ..options.clone()
+                },
+                "label_width",
+            ),
+            (
+                SampleOptions {
+                    per_layer: 0,
+                    ..options.clone()
+                },
+                "per_layer",
+            ),
+            (
+                SampleOptions {
+                    per_layer: 65,
+                    ..options.clone()
+                },
+                "per_layer",
+            ),
+        ] {
+            match ranking_samples(&start, &set, &o, 1) {
+                Err(SearchError::BadRequest { field: f, .. }) => assert_eq!(f, field),
+                other => panic!("{field}: {other:?}"),
+            }
+        }
+        let four = uniform(&Board::solved("4x4".parse().unwrap()), &mut Rng::new(1));
+        match ranking_samples(&four, &set, &options, 1) {
+            Err(SearchError::BadRequest { field, reason }) => {
+                assert_eq!(field, "databases");
+                assert!(reason.contains("3x3"), "{reason}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
     fn small_6x6(rows: bool) -> PdbHeuristic {
         let goal = Board::solved("6x6".parse().unwrap());
         let order: Vec<u8> = (0..36u8)

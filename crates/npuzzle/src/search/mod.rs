@@ -27,6 +27,7 @@ mod optimize;
 mod packed;
 mod passes;
 mod pdb_ida;
+pub mod ranking;
 
 use std::collections::HashMap;
 use std::fmt;

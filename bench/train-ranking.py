@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Fits the anytime solver's learned ranking (npuzzle::search::ranking) to samples.
+
+    python3 bench/train-ranking.py SAMPLES.txt [MORE.txt ...] -o ranking.bin \
+        [--ridge 1000] [--lambda 0.3] [--held-out 0.25]
+
+SAMPLES are files written by `cargo run --release -p npuzzle --example ranking_samples`.
+The correction is fitted by ridge regression to each sample's label (the moves a plain
+beam still took) less the databases' estimate, on three kinds of features: each tile's
+(and the blank's) cell, each lookup's database entry (one weight per value), and the
+estimate, the linear-conflict estimate, the Manhattan distance and the estimate's excess
+over it (with the layer and a constant, fitted but not written: they are the same for a
+whole layer). A quarter of the boards is held out and the fit's error on them printed.
+Needs numpy.
+"""
+import argparse
+import struct
+import sys
+
+SLOTS = 64
+
+
+def fail(msg):
+    print(f"train-ranking.py: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
+def read(paths):
+    head, rows = None, []
+    for fi, path in enumerate(paths):
+        try:
+            f = open(path)
+        except OSError as e:
+            fail(f"{path}: {e.strerror}")
+        with f:
+            for no, line in enumerate(f, 1):
+                where = f"{path}:{no}"
+                if line.startswith("# size "):
+                    w = line.split()
+                    try:
+                        size = w[2]
+                        lookups = int(w[4])
+                        groups = [[int(t) for t in g.split(",")] for g in w[6:]]
+                    except (IndexError, ValueError):
+                        fail(f"{where}: expected '# size WxH lookups L groups T,T,... ...', found {line.strip()!r}")
+                    h = (size, lookups, groups)
+                    if head is not None and head != h:
+                        fail(f"{where}: expected the databases of the files before, found other ones")
+                    head = h
+                    continue
+                if line.startswith("#") or not line.strip():
+                    continue
+                if head is None:
+                    fail(f"{where}: expected the header '# size ...' before the samples")
+                parts = line.split("|")
+                try:
+                    a, v, c = parts
+                    board, depth, label, lc, md = a.split()
+                    if label == "-":
+                        continue
+                    n_cells = int(head[0].split("x")[0]) * int(head[0].split("x")[1])
+                    entries = [int(x) for x in v.split()]
+                    cells = [int(x) for x in c.split()]
+                    ok = (len(entries) == head[1] * len(head[2]) and len(cells) == n_cells
+                          and sorted(cells) == list(range(n_cells)))
+                except ValueError:
+                    ok = False
+                if not ok:
+                    fail(f"{where}: expected 'board depth label lc md | entries | cells' for "
+                         f"{head[0]}, found {line.strip()[:80]!r}")
+                rows.append(((fi, int(board)), int(depth), int(label), int(lc), int(md), entries, cells))
+    if not rows:
+        fail("expected labelled samples, found none")
+    return head, rows
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("samples", nargs="+")
+    p.add_argument("-o", "--output", required=True)
+    p.add_argument("--ridge", type=float, default=1000.0)
+    p.add_argument("--lambda", dest="lam", type=float, default=0.3)
+    p.add_argument("--held-out", type=float, default=0.25)
+    args = p.parse_args()
+    if args.ridge < 0 or not 0 <= args.held_out < 1:
+        fail("expected --ridge >= 0 and --held-out from 0 to below 1")
+    import numpy as np
+
+    (size, lookups, groups), rows = read(args.samples)
+    width, height = map(int, size.split("x"))
+    n = width * height
+    G = lookups * len(groups)
+    E = np.array([r[5] for r in rows])
+    C = np.array([r[6] for r in rows])
+    depth = np.array([r[1] for r in rows], float)
+    label = np.array([r[2] for r in rows], float)
+    lc = np.array([r[3] for r in rows], float)
+    md = np.array([r[4] for r in rows], float)
+    k = len(groups)
+    h = np.maximum(np.max([E[:, i * k:(i + 1) * k].sum(1) for i in range(lookups)], axis=0), lc)
+    y = label - h
+    m = len(rows)
+    X = np.zeros((m, n * n + G * SLOTS + 6), np.float32)
+    np.put_along_axis(X, C * n + np.arange(n)[None, :], 1.0, axis=1)
+    np.put_along_axis(X, n * n + np.minimum(E, SLOTS - 1) + SLOTS * np.arange(G)[None, :], 1.0, axis=1)
+    o = n * n + G * SLOTS
+    X[:, o:o + 6] = np.stack([h, lc, md, h - md, depth, np.ones(m)], 1)
+    boards = sorted({r[0] for r in rows})
+    rng = np.random.default_rng(0)
+    held = set(map(tuple, rng.permutation(boards)[: int(len(boards) * args.held_out)])) if args.held_out else set()
+    test = np.array([r[0] in held for r in rows])
+
+    def fit(mask):
+        A = X[mask].astype(np.float64)
+        AtA = A.T @ A
+        AtA[np.diag_indices_from(AtA)] += args.ridge
+        return np.linalg.solve(AtA, A.T @ y[mask])
+
+    if test.any():
+        w = fit(~test)
+        r = y[test] - X[test] @ w
+        print(f"held-out boards {len(held)}: label less estimate, variance {y[test].var():.1f}, "
+              f"left by the fit {r.var():.1f}")
+    w = fit(np.ones(m, bool))
+    print(f"fitted on {m} samples of {len(boards)} boards")
+    out = bytearray(b"NPZRANK1")
+    out += bytes([width, height, lookups, len(groups)])
+    for g in groups:
+        out += bytes([len(g)] + g)
+    floats = [args.lam] + list(w[: n * n]) + list(w[n * n:o]) + list(w[o:o + 4])
+    out += struct.pack(f"<{len(floats)}f", *floats)
+    try:
+        with open(args.output, "wb") as f:
+            f.write(out)
+    except OSError as e:
+        fail(f"{args.output}: {e.strerror}")
+    print(f"wrote {args.output} ({len(out)} bytes, lambda {args.lam})")
+
+
+if __name__ == "__main__":
+    main()

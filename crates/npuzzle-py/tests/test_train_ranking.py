@@ -1,0 +1,83 @@
+"""The script that fits the anytime solver's learned ranking (bench/train-ranking.py) to
+samples of `examples/ranking_samples.rs`: the file it writes, and bad input refused."""
+
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[3]
+SCRIPT = ROOT / "bench" / "train-ranking.py"
+HEAD = "# npuzzle ranking samples\n# size 3x3 lookups 2 groups 1,2,3,4 5,6,7,8\n"
+
+
+def _run(*args):
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), *map(str, args)], capture_output=True, text=True
+    )
+
+
+def _samples(path, boards=8, per=40, seed=0, extra=""):
+    """Samples on 3x3 whose label less estimate is a known linear function of the
+    blank's cell (plus noise), so that the fit has something to find."""
+    rng = np.random.default_rng(seed)
+    lines = [HEAD]
+    for b in range(1, boards + 1):
+        for d in range(1, per + 1):
+            cells = rng.permutation(9)
+            entries = rng.integers(0, 12, 4)
+            lc = int(rng.integers(0, 10))
+            md = int(rng.integers(0, lc + 1))
+            h = max(entries[:2].sum(), entries[2:].sum(), lc)
+            blank = int(np.where(cells == 0)[0][0])
+            label = h + 3 * blank + int(rng.integers(0, 2))
+            e = " ".join(map(str, entries))
+            c = " ".join(map(str, cells))
+            lines.append(f"{b} {d} {label} {lc} {md} | {e} | {c}\n")
+    lines.append("1 99 - 3 3 | 1 1 1 1 | 0 1 2 3 4 5 6 7 8\n")
+    path.write_text("".join(lines) + extra)
+
+
+def test_the_ranking_file_holds_the_fit(tmp_path):
+    src, out = tmp_path / "s.txt", tmp_path / "r.bin"
+    _samples(src)
+    r = _run(src, "-o", out, "--ridge", "1", "--lambda", "0.25")
+    assert r.returncode == 0, r.stderr
+    assert "fitted on 320 samples of 8 boards" in r.stdout
+    b = out.read_bytes()
+    assert b[:8] == b"NPZRANK1"
+    assert list(b[8:12]) == [3, 3, 2, 2]
+    assert list(b[12:22]) == [4, 1, 2, 3, 4, 4, 5, 6, 7, 8]
+    floats = struct.unpack(f"<{(len(b) - 22) // 4}f", b[22:])
+    assert len(floats) == 1 + 81 + 4 * 64 + 4 and (len(b) - 22) % 4 == 0
+    assert floats[0] == 0.25
+    # The blank's weights (tile 0, cells 0..8) rise by about 3 a cell, as the labels do.
+    blank = np.array(floats[1:10])
+    steps = np.diff(blank)
+    assert np.all(steps > 2.0) and np.all(steps < 4.0), blank
+
+
+def test_bad_samples_and_arguments_are_refused_with_the_place(tmp_path):
+    src = tmp_path / "s.txt"
+    _samples(src, boards=2, per=3, extra="2 9 40 3 3 | 1 1 1 | 0 1 2 3 4 5 6 7 8\n")
+    r = _run(src, "-o", tmp_path / "r.bin")
+    assert r.returncode == 2
+    assert f"{src}:10" in r.stderr and "expected" in r.stderr
+    src.write_text(HEAD + "1 1 40 3 3 | 1 1 1 1 | 0 1 2 3 4 5 6 7 7\n")
+    r = _run(src, "-o", tmp_path / "r.bin")
+    assert r.returncode == 2 and f"{src}:3" in r.stderr
+    src.write_text("1 1 40 3 3 | 1 1 1 1 | 0 1 2 3 4 5 6 7 8\n")
+    r = _run(src, "-o", tmp_path / "r.bin")
+    assert r.returncode == 2 and "header" in r.stderr
+    src.write_text(HEAD)
+    r = _run(src, "-o", tmp_path / "r.bin")
+    assert r.returncode == 2 and "found none" in r.stderr
+    r = _run(tmp_path / "missing.txt", "-o", tmp_path / "r.bin")
+    assert r.returncode == 2 and "missing.txt" in r.stderr
+    _samples(src, boards=2, per=3)
+    r = _run(src, "-o", tmp_path / "r.bin", "--held-out", "1")
+    assert r.returncode == 2 and "--held-out" in r.stderr
+    r = _run(src, "-o", tmp_path / "no-such-dir" / "r.bin")
+    assert r.returncode == 2 and "no-such-dir" in r.stderr
