@@ -2081,26 +2081,12 @@ mod tests {
     }
 
     fn small_6x6(rows: bool) -> PdbHeuristic {
-        let goal = Board::solved("6x6".parse().unwrap());
         let order: Vec<u8> = (0..36u8)
             .map(|k| if rows { k } else { (k % 6) * 6 + k / 6 })
             .filter(|&c| c != 35)
             .map(|c| c + 1)
             .collect();
-        let dbs = order
-            .chunks(3)
-            .map(|t| {
-                crate::heuristic::pdb::PatternDb::build(
-                    &goal,
-                    t,
-                    &Limits::default(),
-                    0,
-                    &mut |_| {},
-                )
-                .unwrap()
-            })
-            .collect();
-        PdbHeuristic::new(&goal, dbs).unwrap()
+        small_set("6x6", &order.chunks(3).collect::<Vec<_>>())
     }
 
     /// The region's estimate kept up move by move (entries, indices asked for ahead)
