@@ -544,6 +544,15 @@ impl<'a> BeamSetup<'a> {
         }))
     }
 
+    /// Every tile's Manhattan distance (tracked or not) on the board `cells`.
+    fn manhattan(&self, cells: &[u8]) -> u32 {
+        cells
+            .iter()
+            .enumerate()
+            .map(|(i, &t)| self.dist_all[t as usize * self.n + i] as u32)
+            .sum()
+    }
+
     /// The estimate: tracked tiles' Manhattan distances plus two moves per linear
     /// conflict among them. A lower bound on the moves to the tracked tiles' places.
     fn estimate(&self, cells: &[u8]) -> u32 {
@@ -663,18 +672,14 @@ pub(crate) fn beam_run(
         blank: vec![start.blank() as u16],
         h: vec![h0],
         hash: vec![setup.hash(start.cells(), start.blank())],
-        all: vec![start
-            .cells()
-            .iter()
-            .enumerate()
-            .map(|(i, &t)| setup.dist_all[t as usize * n + i] as u32)
-            .sum()],
+        all: vec![setup.manhattan(start.cells())],
         last: vec![4],
         vals: vals0,
         at: at0,
         kept: vec![],
     };
-    let ranking = setup.ranking.as_ref().filter(|_| setup.region.is_some());
+    // (A learned ranking is set only with databases: `use_databases` sets both.)
+    let ranking = setup.ranking.as_ref();
     let kept0 = setup.kept(start.cells(), &layer.vals);
     if ranking.is_some() {
         layer.kept.push(kept0);
@@ -782,6 +787,8 @@ pub(crate) fn beam_run(
                 }
                 for i in block..end {
                     let before = &layer_ref.cells[i * n..(i + 1) * n];
+                    // (With databases: the parent's entries, which its children update.)
+                    let parent_vals = &layer_ref.vals[i * g2..(i + 1) * g2];
                     cells.copy_from_slice(before);
                     let b = layer_ref.blank[i] as usize;
                     let (kids, count) = &block_kids[i - block];
@@ -794,8 +801,7 @@ pub(crate) fn beam_run(
                         let lc = setup.update(layer_ref.h[i], before, &cells, tile, to, b);
                         let (h, vals) = match &setup.region {
                             Some(r) => {
-                                let (pdb, vals) =
-                                    r.update(&layer_ref.vals[i * g2..(i + 1) * g2], tile, pre);
+                                let (pdb, vals) = r.update(parent_vals, tile, pre);
                                 (pdb.max(lc), vals)
                             }
                             None => (lc, [0; 2 * MAX_REGION_SETS]),
@@ -829,12 +835,12 @@ pub(crate) fn beam_run(
                             kept = layer_ref.kept[i] + k.tile_cell(rt, cb) - k.tile_cell(rt, ct)
                                 + k.tile_cell(0, ct)
                                 - k.tile_cell(0, cb);
-                            let before = &layer_ref.vals[i * g2..(i + 1) * g2];
                             for (j, l) in r.lookups.iter().enumerate() {
                                 let d = l.owner[rt];
                                 if d != NONE {
                                     let slot = l.offset + d as usize;
-                                    kept += k.entry(slot, vals[j]) - k.entry(slot, before[slot]);
+                                    kept +=
+                                        k.entry(slot, vals[j]) - k.entry(slot, parent_vals[slot]);
                                 }
                             }
                         }
@@ -1136,11 +1142,7 @@ pub(crate) fn ranking_samples(
             depth,
             entries: region.all_entries(&cells),
             lc: plain.estimate(&cells),
-            md: cells
-                .iter()
-                .enumerate()
-                .map(|(i, &t)| plain.dist_all[t as usize * n + i] as u32)
-                .sum(),
+            md: plain.manhattan(&cells),
             cells,
             label: label.into_inner().unwrap_or_else(|e| e.into_inner()),
         })
