@@ -1483,6 +1483,13 @@ pub const ANYTIME_MAX_WIDTH: usize = 1 << 20;
 /// The window lengths [`anytime`] polishes its answer with, in turn, while time lasts.
 const POLISH_WINDOWS: [usize; 4] = [16, 24, 32, 40];
 
+/// How many times the last run's time must fit in the time left for [`anytime`] to try
+/// a run eight times wider before its last one: the narrower runs only give the last an
+/// answer to beat and a pace, so the sooner the last begins, the wider it is. (Measured on
+/// the 30 7x7 boards at 10 s: 24 left the last run about 7.2 s of 9.7 and gave 1.406;
+/// 64 left it about 8.2 s and gave 1.401.)
+const PROBE_ROOM: f64 = 64.0;
+
 /// The share of the time left that [`anytime`]'s last, paced beam is given (the rest is
 /// for polishing its answer).
 const PACED_SHARE: f64 = 0.95;
@@ -1804,18 +1811,18 @@ pub(crate) fn anytime_above(
         let took = t.elapsed().as_secs_f64().max(1e-4);
         let left = watch.remaining().unwrap_or_default().as_secs_f64();
         // Time grows about as the width: eight times wider while that leaves room for
-        // more, else as wide as fills nine tenths of the time left. That last run is
-        // paced (see `Plan`): its beams' widths are set layer by layer to end within
-        // `PACED_SHARE` of the time left, because a run the clock cuts short is lost
-        // (measured on 100 7x7 boards at 1 s: 1.582 and 1.582 paced, 1.582 and 1.609
-        // unpaced).
+        // much more (`PROBE_ROOM`), else as wide as fills nine tenths of the time left.
+        // That last run is paced (see `Plan`): its beams' widths are set layer by layer
+        // to end within `PACED_SHARE` of the time left, because a run the clock cuts short
+        // is lost (measured on 100 7x7 boards at 1 s: 1.582 and 1.582 paced, 1.582 and
+        // 1.609 unpaced).
         let fits = left / took;
         // A run that solved every stage (not cut short by the cap) shares the next one's
         // time among the stages.
         if before.is_empty() || log.len() >= before.len() {
             std::mem::swap(&mut before, &mut log);
         }
-        let next = if fits >= 24.0 {
+        let next = if fits >= PROBE_ROOM {
             width * 8
         } else {
             last = true;
