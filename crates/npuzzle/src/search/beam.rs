@@ -1486,8 +1486,9 @@ const POLISH_WINDOWS: [usize; 4] = [16, 24, 32, 40];
 /// How many times the last run's time must fit in the time left for [`anytime`] to try
 /// a run eight times wider before its last one: the narrower runs only give the last an
 /// answer to beat and a pace, so the sooner the last begins, the wider it is. (Measured on
-/// the 30 7x7 boards at 10 s: 24 left the last run about 7.2 s of 9.7 and gave 1.406;
-/// 64 left it about 8.2 s and gave 1.401.)
+/// the 30 7x7 boards at 10 s with the third round's ranking: 24 left the last run about
+/// 7.2 s of 9.7 and gave 1.406; 64 left it about 8.2 s and gave 1.401. At 1 s, 7x7 went
+/// from 1.589 to 1.570 and 10x10 from 1.860 to 1.826.)
 const PROBE_ROOM: f64 = 64.0;
 
 /// The share of the time left that [`anytime`]'s last, paced beam is given (the rest is
