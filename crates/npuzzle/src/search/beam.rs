@@ -1483,14 +1483,6 @@ pub const ANYTIME_MAX_WIDTH: usize = 1 << 20;
 /// The window lengths [`anytime`] polishes its answer with, in turn, while time lasts.
 const POLISH_WINDOWS: [usize; 4] = [16, 24, 32, 40];
 
-/// How many times the last run's time must fit in the time left for [`anytime`] to try
-/// a run eight times wider before its last one: the narrower runs only give the last an
-/// answer to beat and a pace, so the sooner the last begins, the wider it is. (Measured on
-/// the 30 7x7 boards at 10 s with the third round's ranking: 24 left the last run about
-/// 7.2 s of 9.7 and gave 1.406; 64 left it about 8.2 s and gave 1.401. At 1 s, 7x7 went
-/// from 1.589 to 1.570 and 10x10 from 1.860 to 1.826.)
-const PROBE_ROOM: f64 = 64.0;
-
 /// The share of the time left that [`anytime`]'s last, paced beam is given (the rest is
 /// for polishing its answer).
 const PACED_SHARE: f64 = 0.95;
@@ -1812,18 +1804,22 @@ pub(crate) fn anytime_above(
         let took = t.elapsed().as_secs_f64().max(1e-4);
         let left = watch.remaining().unwrap_or_default().as_secs_f64();
         // Time grows about as the width: eight times wider while that leaves room for
-        // much more (`PROBE_ROOM`), else as wide as fills nine tenths of the time left.
-        // That last run is paced (see `Plan`): its beams' widths are set layer by layer
-        // to end within `PACED_SHARE` of the time left, because a run the clock cuts short
-        // is lost (measured on 100 7x7 boards at 1 s: 1.582 and 1.582 paced, 1.582 and
-        // 1.609 unpaced).
+        // more, else as wide as fills nine tenths of the time left. That last run is
+        // paced (see `Plan`): its beams' widths are set layer by layer to end within
+        // `PACED_SHARE` of the time left, because a run the clock cuts short is lost
+        // (measured on 100 7x7 boards at 1 s: 1.582 and 1.582 paced, 1.582 and 1.609
+        // unpaced). Moving to the last run sooner (only while eight times wider fits 64
+        // times, not 24) was measured and not kept: 7x7 at 10 s 1.401 against 1.406, but
+        // at 1 s, alternating builds, 7x7 1.584 and 1.591 against 1.574 and 1.587, 10x10
+        // 1.846 and 1.867 against 1.834 and 1.833, and 6x6 at 2 s 1.408 and 1.412 against
+        // 1.405 and 1.402.
         let fits = left / took;
         // A run that solved every stage (not cut short by the cap) shares the next one's
         // time among the stages.
         if before.is_empty() || log.len() >= before.len() {
             std::mem::swap(&mut before, &mut log);
         }
-        let next = if fits >= PROBE_ROOM {
+        let next = if fits >= 24.0 {
             width * 8
         } else {
             last = true;
