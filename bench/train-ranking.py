@@ -84,7 +84,10 @@ def main():
     args = p.parse_args()
     if args.ridge < 0 or not 0 <= args.held_out < 1:
         fail("expected --ridge >= 0 and --held-out from 0 to below 1")
-    import numpy as np
+    try:
+        import numpy as np
+    except ImportError:
+        fail("needs numpy (pip install numpy), found none for this Python")
 
     (size, lookups, groups), rows = read(args.samples)
     width, height = map(int, size.split("x"))

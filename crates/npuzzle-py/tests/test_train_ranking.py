@@ -81,3 +81,19 @@ def test_bad_samples_and_arguments_are_refused_with_the_place(tmp_path):
     assert r.returncode == 2 and "--held-out" in r.stderr
     r = _run(src, "-o", tmp_path / "no-such-dir" / "r.bin")
     assert r.returncode == 2 and "no-such-dir" in r.stderr
+
+
+def test_without_numpy_it_says_so(tmp_path):
+    """A Python without numpy: one line saying what is missing, no traceback."""
+    _samples(tmp_path / "s.txt")
+    (tmp_path / "fake").mkdir()
+    (tmp_path / "fake" / "numpy.py").write_text("raise ImportError('no numpy here')\n")
+    r = subprocess.run(
+        [sys.executable, str(SCRIPT), str(tmp_path / "s.txt"), "-o", str(tmp_path / "r.bin")],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(tmp_path / "fake")},
+    )
+    assert r.returncode == 2
+    assert "needs numpy" in r.stderr and "Traceback" not in r.stderr, r.stderr
+    assert not (tmp_path / "r.bin").exists()

@@ -469,6 +469,16 @@ impl<'a> BeamSetup<'a> {
         true
     }
 
+    /// A beam across the whole board of `goal` (every tile tracked, every cell free)
+    /// ranked by `set`; `None` if the set is not for `goal`.
+    fn whole_board(goal: &Board, set: &'a PdbHeuristic) -> Option<BeamSetup<'a>> {
+        let n = goal.size().cells();
+        let tracked: Vec<bool> = (0..n).map(|t| t != 0).collect();
+        let free = vec![true; n];
+        let mut setup = BeamSetup::new(goal, tracked, free.clone(), 0);
+        setup.use_databases(goal, &free, &[set]).then_some(setup)
+    }
+
     /// The learned ranking's part kept move by move for the board `cells` (0 without
     /// one).
     fn kept(&self, cells: &[u8], vals: &[u8]) -> f32 {
@@ -1068,13 +1078,8 @@ pub(crate) fn ranking_samples(
             ),
         ));
     }
-    let n = size.cells();
     let setup_with = |ranking: Option<Ranking>, sampler| {
-        let mut tracked = vec![true; n];
-        tracked[0] = false;
-        let free = vec![true; n];
-        let mut s = BeamSetup::new(&goal, tracked, free.clone(), 0);
-        if !s.use_databases(&goal, &free, &[dbs]) {
+        let Some(mut s) = BeamSetup::whole_board(&goal, dbs) else {
             return Err(bad(
                 "databases",
                 format!(
@@ -1082,7 +1087,7 @@ pub(crate) fn ranking_samples(
                     dbs.goal().size()
                 ),
             ));
-        }
+        };
         s.ranking = ranking;
         s.sampler = sampler;
         Ok(s)
@@ -1108,13 +1113,10 @@ pub(crate) fn ranking_samples(
     }
     let taken = std::mem::take(&mut *sampler.taken.lock().unwrap_or_else(|e| e.into_inner()));
     let plain = setup_with(None, None)?;
-    let labels: Vec<std::sync::Mutex<Option<u32>>> =
-        taken.iter().map(|_| std::sync::Mutex::new(None)).collect();
-    let failed = std::sync::Mutex::new(None);
-    for_each_index(taken.len(), threads, |i| {
-        let (_, cells) = &taken[i];
-        let board = Board::from_cells(size, cells.clone()).expect("a child of a board");
-        match beam_run(
+    // Each label: the length of a plain beam's answer from the sample (none if it stalls).
+    let labels = crate::limits::par_map(taken.len(), threads, 1, |i| {
+        let board = Board::from_cells(size, taken[i].1.clone()).expect("a child of a board");
+        let end = beam_run(
             &plain,
             &board,
             options.label_width,
@@ -1123,17 +1125,14 @@ pub(crate) fn ranking_samples(
             &watch,
             &nodes,
             None,
-        ) {
-            Ok(BeamEnd::Found(m)) => {
-                *labels[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(m.len() as u32)
-            }
-            Ok(_) => {}
-            Err(e) => *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e),
-        }
-    });
-    if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Err(e);
-    }
+        )?;
+        Ok(match end {
+            BeamEnd::Found(m) => Some(m.len() as u32),
+            _ => None,
+        })
+    })
+    .into_iter()
+    .collect::<Result<Vec<Option<u32>>, SearchError>>()?;
     let region = plain.region.as_ref().expect("databases in use");
     Ok(taken
         .into_iter()
@@ -1144,7 +1143,7 @@ pub(crate) fn ranking_samples(
             lc: plain.estimate(&cells),
             md: plain.manhattan(&cells),
             cells,
-            label: label.into_inner().unwrap_or_else(|e| e.into_inner()),
+            label,
         })
         .collect())
 }
@@ -1896,8 +1895,6 @@ mod tests {
         }
     }
 
-    /// Small databases for the usual 6x6 goal: groups of three tiles, in rows (`rows`) or
-    /// in columns.
     /// Databases of `groups` for the usual goal of a `size` board, built here.
     fn small_set(size: &str, groups: &[&[u8]]) -> PdbHeuristic {
         let goal = Board::solved(size.parse().unwrap());
@@ -1919,12 +1916,7 @@ mod tests {
 
     /// A beam across the whole board of `set`'s size, ranked by it.
     fn whole(set: &PdbHeuristic) -> BeamSetup<'_> {
-        let goal = set.goal().clone();
-        let n = goal.size().cells();
-        let tracked: Vec<bool> = (0..n).map(|t| t != 0).collect();
-        let mut setup = BeamSetup::new(&goal, tracked, vec![true; n], 0);
-        assert!(setup.use_databases(&goal, &vec![true; n], &[set]));
-        setup
+        BeamSetup::whole_board(set.goal(), set).expect("the set's own goal")
     }
 
     /// With a learned ranking the beams still reach the goal, and its part kept move by
@@ -2086,6 +2078,8 @@ mod tests {
         }
     }
 
+    /// Small databases for the usual 6x6 goal: groups of three tiles, in rows (`rows`) or
+    /// in columns.
     fn small_6x6(rows: bool) -> PdbHeuristic {
         let order: Vec<u8> = (0..36u8)
             .map(|k| if rows { k } else { (k % 6) * 6 + k / 6 })
