@@ -95,7 +95,8 @@ impl Driver {
             "goog:loggingPrefs": {"browser": "ALL"}
         }}});
         // Once seen listening, chromedriver has been seen to refuse the next connection
-        // (a CI run on 2026-12-02): the session is asked for again, for up to 20 s.
+        // (a CI run on 2026-12-02) and to reset it before answering (one on 2026-12-03):
+        // the session is asked for again, for up to 20 s.
         let a = loop {
             match common::try_request(addr, "POST", "/session", Some(&caps.to_string())) {
                 Ok(a) => break a,

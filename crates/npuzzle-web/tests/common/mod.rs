@@ -53,7 +53,8 @@ pub fn request(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -
     try_request(addr, method, path, body).unwrap()
 }
 
-/// One request on a fresh connection, or why the connection could not be made.
+/// One request on a fresh connection, or why it could not be made or answered (a
+/// connection refused, or reset before the answer was read).
 pub fn try_request(
     addr: SocketAddr,
     method: &str,
@@ -63,12 +64,12 @@ pub fn try_request(
     let mut s = TcpStream::connect(addr)?;
     s.set_read_timeout(Some(Duration::from_secs(120)))?;
     send(&mut s, addr, method, path, body, true);
-    Ok(read_answer(&mut s))
+    read_answer(&mut s)
 }
 
 /// Reads one answer from `s`: up to the end of its body by Content-Length (some servers
 /// keep the connection open), else to the end of the stream.
-pub fn read_answer(s: &mut TcpStream) -> Answer {
+pub fn read_answer(s: &mut TcpStream) -> std::io::Result<Answer> {
     let mut raw = Vec::new();
     let mut buf = [0u8; 64 << 10];
     loop {
@@ -79,18 +80,18 @@ pub fn read_answer(s: &mut TcpStream) -> Answer {
                 .and_then(|l| l.parse::<usize>().ok())
             {
                 while raw.len() < end + 4 + len {
-                    let n = s.read(&mut buf).unwrap();
+                    let n = s.read(&mut buf)?;
                     assert!(n > 0, "connection closed inside a body");
                     raw.extend_from_slice(&buf[..n]);
                 }
-                return parse(&raw[..end + 4 + len]);
+                return Ok(parse(&raw[..end + 4 + len]));
             }
-            s.read_to_end(&mut raw).unwrap();
-            return parse(&raw);
+            s.read_to_end(&mut raw)?;
+            return Ok(parse(&raw));
         }
-        let n = s.read(&mut buf).unwrap();
+        let n = s.read(&mut buf)?;
         if n == 0 {
-            return parse(&raw);
+            return Ok(parse(&raw));
         }
         raw.extend_from_slice(&buf[..n]);
     }
