@@ -81,7 +81,12 @@ pub fn read_answer(s: &mut TcpStream) -> std::io::Result<Answer> {
             {
                 while raw.len() < end + 4 + len {
                     let n = s.read(&mut buf)?;
-                    assert!(n > 0, "connection closed inside a body");
+                    if n == 0 {
+                        return Err(std::io::Error::new(
+                            std::io::ErrorKind::UnexpectedEof,
+                            "connection closed inside a body",
+                        ));
+                    }
                     raw.extend_from_slice(&buf[..n]);
                 }
                 return Ok(parse(&raw[..end + 4 + len]));
