@@ -1486,6 +1486,13 @@ const POLISH_WINDOWS: [usize; 4] = [16, 24, 32, 40];
 /// for polishing its answer).
 const PACED_SHARE: f64 = 0.95;
 
+/// [`PACED_SHARE`] where one beam crosses the whole board, ranked by databases.
+const WHOLE_PACED_SHARE: f64 = 0.99;
+
+/// The width from which a whole-board beam ranked by databases moves to its last run
+/// sooner (see [`next_width`]).
+const WHOLE_SOONER_WIDTH: usize = 2048;
+
 /// Bytes [`anytime`]'s beams and the databases ranking them may use together at most,
 /// whatever the memory limit allows more (3.5 GiB: the beams get what the databases
 /// leave, at least [`ANYTIME_MIN_BEAM_MEMORY`]).
@@ -1620,6 +1627,18 @@ pub fn check_beam_width(width: usize) -> Result<(), String> {
         Err(format!(
             "expected a beam width from 1 to {ANYTIME_MAX_WIDTH}, found {width}"
         ))
+    }
+}
+
+/// The anytime solver's next width after a run at `width` that would fit `fits` times in
+/// the time left: eight times wider while that fits `widen_while` times (24, or 64 where
+/// one beam crosses the whole board), else the last run, as wide as fills nine tenths of
+/// the time left (`true`: it is the last).
+fn next_width(width: usize, fits: f64, widen_while: f64) -> (usize, bool) {
+    if fits >= widen_while {
+        (width * 8, false)
+    } else {
+        ((width as f64 * fits * 0.9) as usize, true)
     }
 }
 
@@ -1763,13 +1782,23 @@ pub(crate) fn anytime_above(
         });
     }
     let mut width = fixed.unwrap_or(32.min(max_width));
+    // One beam across the whole board, ranked by databases of its size: its answer
+    // gains next to nothing from the polish, so the last run gets the polish's share
+    // too; and once its beams are WHOLE_SOONER_WIDTH wide, the last run comes as soon
+    // as a run eight times wider would not fit 64 times (see `next_width`).
+    let whole = databases && dbs.first().is_some_and(|d| d.goal().size() == start.size());
+    let share = if whole {
+        WHOLE_PACED_SHARE
+    } else {
+        PACED_SHARE
+    };
     // The last run's stages, and whether the next run is the last (paced to the time).
     let (mut before, mut log) = (StageLog::new(), StageLog::new());
     let mut last = false;
     while !watch.expired() && (best.len() as u32) > lower_bound {
         let t = Instant::now();
         let plan = (last && !before.is_empty()).then(|| Plan {
-            until: t + watch.remaining().unwrap_or_default().mul_f64(PACED_SHARE),
+            until: t + watch.remaining().unwrap_or_default().mul_f64(share),
             before: &before,
             max_width,
         });
@@ -1808,22 +1837,26 @@ pub(crate) fn anytime_above(
         // `PACED_SHARE` of the time left, because a run the clock cuts short is lost
         // (measured on 100 7x7 boards at 1 s: 1.582 and 1.582 paced, 1.582 and 1.609
         // unpaced). Moving to the last run sooner (only while eight times wider fits 64
-        // times, not 24) was measured and not kept: 7x7 at 10 s 1.401 against 1.406, but
-        // at 1 s, alternating builds, 7x7 1.584 and 1.591 against 1.574 and 1.587, 10x10
-        // 1.846 and 1.867 against 1.834 and 1.833, and 6x6 at 2 s 1.408 and 1.412 against
-        // 1.405 and 1.402.
+        // times, not 24) everywhere cost at 1 s (alternating builds: 7x7 1.584 and 1.591
+        // against 1.574 and 1.587, 10x10 1.846 and 1.867 against 1.834 and 1.833, 6x6 at
+        // 2 s 1.408 and 1.412 against 1.405 and 1.402: a last run paced by a much narrower
+        // one); on a whole-board beam ranked by databases from width 2,048 on, with the
+        // polish's share given to the last run, it gains at 10 s (7x7, 78 boards: 1.406
+        // against 1.410; 6x6, 30: 1.377 against 1.379) and changes nothing at 1 s (6x6:
+        // 1.433 and 1.433 against 1.432 and 1.429). See README, "The schedule of widths".
         let fits = left / took;
         // A run that solved every stage (not cut short by the cap) shares the next one's
         // time among the stages.
         if before.is_empty() || log.len() >= before.len() {
             std::mem::swap(&mut before, &mut log);
         }
-        let next = if fits >= 24.0 {
-            width * 8
+        let widen_while = if whole && width >= WHOLE_SOONER_WIDTH {
+            64.0
         } else {
-            last = true;
-            (width as f64 * fits * 0.9) as usize
+            24.0
         };
+        let (next, is_last) = next_width(width, fits, widen_while);
+        last |= is_last;
         if fixed.is_some() || next < width + width / 8 || width >= max_width {
             break;
         }
@@ -2190,6 +2223,20 @@ mod tests {
         assert!(second.until <= until && second.until + Duration::from_secs(1) > until);
         assert_eq!(second.layers, 50);
         assert!(plan.pace(2).is_none());
+    }
+
+    /// Widths grow eightfold while that fits the threshold's times in the time left, then
+    /// fill nine tenths of it in a last run; a whole-board beam moves to its last run
+    /// sooner.
+    #[test]
+    fn the_widths_grow_eightfold_then_fill_the_time() {
+        assert_eq!(next_width(2048, 30.0, 24.0), (16384, false));
+        assert_eq!(next_width(2048, 24.0, 24.0), (16384, false));
+        assert_eq!(next_width(2048, 20.0, 24.0), (36864, true));
+        assert_eq!(next_width(2048, 30.0, 64.0), (55296, true));
+        assert_eq!(next_width(256, 64.0, 64.0), (2048, false));
+        // A run that took longer than the time left: narrower, and the loop ends.
+        assert_eq!(next_width(1000, 0.5, 24.0), (450, true));
     }
 
     /// A beam whose pace is already past narrows (to a sixteenth of its width) and still
