@@ -1223,6 +1223,15 @@ impl Plan<'_> {
     }
 }
 
+/// Whether the first of `dbs` (the set a beam is ranked by) is for a board of `width` x
+/// `height`: a region that size is then one beam, ranked by it across all its tiles.
+fn ranks_whole(dbs: &[&PdbHeuristic], width: usize, height: usize) -> bool {
+    dbs.first().is_some_and(|d| {
+        let s = d.goal().size();
+        (s.width(), s.height()) == (width, height)
+    })
+}
+
 /// A solution by beams of `width`: on a board wider or taller than
 /// [`STAGED_LAST_SIDE`], line by line (the top row or the left column of what is left,
 /// whichever side is longer; both at once, as an L, once what is left is at most
@@ -1258,10 +1267,7 @@ pub(crate) fn staged(
     loop {
         // What is left is the last region when it is at most STAGED_LAST_SIDE on a side,
         // or the size of the databases given (7x7 ones rank a 7x7 board whole).
-        let whole = dbs.first().is_some_and(|d| {
-            let s = d.goal().size();
-            (s.width(), s.height()) == (w - c0, h - r0)
-        });
+        let whole = ranks_whole(dbs, w - c0, h - r0);
         let last = whole || (h - r0 <= STAGED_LAST_SIDE && w - c0 <= STAGED_LAST_SIDE);
         let mut tracked = vec![false; n];
         // A region no more than STAGED_L_SIDE on a side, and more than the last region on
@@ -1632,7 +1638,7 @@ pub fn check_beam_width(width: usize) -> Result<(), String> {
 
 /// The anytime solver's next width after a run at `width` that would fit `fits` times in
 /// the time left: eight times wider while that fits `widen_while` times (24, or 64 where
-/// one beam crosses the whole board), else the last run, as wide as fills nine tenths of
+/// one beam crosses the whole board and is [`WHOLE_SOONER_WIDTH`] wide), else the last run, as wide as fills nine tenths of
 /// the time left (`true`: it is the last).
 fn next_width(width: usize, fits: f64, widen_while: f64) -> (usize, bool) {
     if fits >= widen_while {
@@ -1786,7 +1792,8 @@ pub(crate) fn anytime_above(
     // gains next to nothing from the polish, so the last run gets the polish's share
     // too; and once its beams are WHOLE_SOONER_WIDTH wide, the last run comes as soon
     // as a run eight times wider would not fit 64 times (see `next_width`).
-    let whole = databases && dbs.first().is_some_and(|d| d.goal().size() == start.size());
+    let size = start.size();
+    let whole = databases && ranks_whole(dbs, size.width(), size.height());
     let share = if whole {
         WHOLE_PACED_SHARE
     } else {
@@ -1834,7 +1841,7 @@ pub(crate) fn anytime_above(
         // Time grows about as the width: eight times wider while that leaves room for
         // more, else as wide as fills nine tenths of the time left. That last run is
         // paced (see `Plan`): its beams' widths are set layer by layer to end within
-        // `PACED_SHARE` of the time left, because a run the clock cuts short is lost
+        // `share` of the time left, because a run the clock cuts short is lost
         // (measured on 100 7x7 boards at 1 s: 1.582 and 1.582 paced, 1.582 and 1.609
         // unpaced). Moving to the last run sooner (only while eight times wider fits 64
         // times, not 24) everywhere cost at 1 s (alternating builds: 7x7 1.584 and 1.591
