@@ -238,13 +238,28 @@ impl RegionDbs<'_> {
         vals
     }
 
-    /// The estimate after `tile` moved (the entries before `vals`, the indices after
-    /// `idx`, from [`RegionDbs::indices`]), and the entry each lookup's database of that
-    /// tile now has.
+    /// Every lookup's sum of the entries `vals` (a position's), for [`RegionDbs::update`]:
+    /// worked out once a position, not once a child.
+    #[inline]
+    fn sums(&self, vals: &[u8]) -> [u32; 2 * MAX_REGION_SETS] {
+        let mut sums = [0u32; 2 * MAX_REGION_SETS];
+        for (k, l) in self.lookups.iter().enumerate() {
+            sums[k] = vals[l.offset..l.offset + l.h.dbs.len()]
+                .iter()
+                .map(|&x| x as u32)
+                .sum();
+        }
+        sums
+    }
+
+    /// The estimate after `tile` moved (the entries before `vals`, their sums `sums`
+    /// from [`RegionDbs::sums`], the indices after `idx`, from [`RegionDbs::indices`]),
+    /// and the entry each lookup's database of that tile now has.
     #[inline]
     fn update(
         &self,
         vals: &[u8],
+        sums: &[u32; 2 * MAX_REGION_SETS],
         tile: u8,
         idx: &[u64; 2 * MAX_REGION_SETS],
     ) -> (u32, [u8; 2 * MAX_REGION_SETS]) {
@@ -252,14 +267,12 @@ impl RegionDbs<'_> {
         let mut out = [0u8; 2 * MAX_REGION_SETS];
         let mut best = 0;
         for (k, l) in self.lookups.iter().enumerate() {
-            let own = &vals[l.offset..l.offset + l.h.dbs.len()];
-            let sum: u32 = own.iter().map(|&x| x as u32).sum();
             let d = l.owner[rt];
             let sum = if d == NONE {
-                sum
+                sums[k]
             } else {
                 out[k] = l.h.dbs[d as usize].at(idx[k]);
-                sum - own[d as usize] as u32 + out[k] as u32
+                sums[k] - vals[l.offset + d as usize] as u32 + out[k] as u32
             };
             best = best.max(sum);
         }
@@ -300,6 +313,10 @@ pub(crate) struct BeamSetup<'a> {
     focus: u64,
     goal_row: Vec<u8>,
     goal_col: Vec<u8>,
+    /// Per line (the rows, then the columns) and tile: the tile's key in that line's
+    /// conflicts (its goal column in its home row, its goal row in its home column), or
+    /// [`NO_KEY`] where it has none (not tracked, or not at home in that line).
+    line_key: Vec<u8>,
     /// Per tile and cell, then per blank cell: random words for the position's hash.
     zobrist: Vec<u64>,
     /// Databases that rank the positions instead of the linear-conflict estimate.
@@ -309,6 +326,9 @@ pub(crate) struct BeamSetup<'a> {
     /// Takes samples of the candidates, for fitting a ranking.
     sampler: Option<&'a Sampler>,
 }
+
+/// A tile's key in a line where it counts for no conflict (see `BeamSetup::line_key`).
+const NO_KEY: u8 = u8::MAX;
 
 /// Candidates a beam set aside for [`ranking_samples`]: (layer, cells).
 struct Sampler {
@@ -362,6 +382,14 @@ impl<'a> BeamSetup<'a> {
                 to.filter(|&t| free[t]).map_or(u16::MAX, |t| t as u16)
             })
             .collect();
+        let (goal_row, goal_col): (Vec<u8>, Vec<u8>) =
+            pos.iter().map(|&p| ((p / w) as u8, (p % w) as u8)).unzip();
+        let mut line_key = vec![NO_KEY; (h + w) * n];
+        for t in (0..n).filter(|&t| tracked[t]) {
+            let (r, c) = (goal_row[t] as usize, goal_col[t] as usize);
+            line_key[r * n + t] = c as u8;
+            line_key[(h + c) * n + t] = r as u8;
+        }
         BeamSetup {
             n,
             w,
@@ -371,8 +399,9 @@ impl<'a> BeamSetup<'a> {
             dist,
             dist_all,
             focus,
-            goal_row: pos.iter().map(|&p| (p / w) as u8).collect(),
-            goal_col: pos.iter().map(|&p| (p % w) as u8).collect(),
+            goal_row,
+            goal_col,
+            line_key,
             zobrist: (0..n * n + n).map(|_| rng.next_u64()).collect(),
             region: None,
             ranking: None,
@@ -542,16 +571,17 @@ impl<'a> BeamSetup<'a> {
     /// positions.
     #[inline]
     fn conflicts(&self, cells: &[u8], row: bool, r: usize) -> u32 {
-        let m = if row { self.w } else { self.h };
-        crate::heuristic::linear_conflict::excess((0..m).filter_map(|k| {
-            let t = cells[if row { r * self.w + k } else { k * self.w + r }] as usize;
-            let (home, key) = if row {
-                (self.goal_row[t], self.goal_col[t])
-            } else {
-                (self.goal_col[t], self.goal_row[t])
-            };
-            (self.tracked[t] && home as usize == r).then_some(key)
-        }))
+        let (m, first, step, line) = if row {
+            (self.w, r * self.w, 1, r)
+        } else {
+            (self.h, r, self.w, self.h + r)
+        };
+        let keys = &self.line_key[line * self.n..(line + 1) * self.n];
+        crate::heuristic::linear_conflict::excess(
+            (0..m)
+                .map(|k| keys[cells[first + k * step] as usize])
+                .filter(|&key| key != NO_KEY),
+        )
     }
 
     /// Every tile's Manhattan distance (tracked or not) on the board `cells`.
@@ -802,6 +832,7 @@ pub(crate) fn beam_run(
                     cells.copy_from_slice(before);
                     let b = layer_ref.blank[i] as usize;
                     let (kids, count) = &block_kids[i - block];
+                    let sums = setup.region.as_ref().map(|r| r.sums(parent_vals));
                     for &(d, to, hash, ref pre) in &kids[..*count] {
                         let tile = cells[to];
                         cells[b] = tile;
@@ -809,12 +840,12 @@ pub(crate) fn beam_run(
                         // The linear-conflict estimate, and with databases the larger of it
                         // and theirs (both lower bounds; the larger ranks best, measured).
                         let lc = setup.update(layer_ref.h[i], before, &cells, tile, to, b);
-                        let (h, vals) = match &setup.region {
-                            Some(r) => {
-                                let (pdb, vals) = r.update(parent_vals, tile, pre);
+                        let (h, vals) = match (&setup.region, &sums) {
+                            (Some(r), Some(sums)) => {
+                                let (pdb, vals) = r.update(parent_vals, sums, tile, pre);
                                 (pdb.max(lc), vals)
                             }
-                            None => (lc, [0; 2 * MAX_REGION_SETS]),
+                            _ => (lc, [0; 2 * MAX_REGION_SETS]),
                         };
                         cells[to] = tile;
                         cells[b] = 0;
@@ -2168,7 +2199,7 @@ mod tests {
                 cells[blank] = tile;
                 cells[to] = 0;
                 let idx = r.indices(&cells, tile);
-                let (est, changed) = r.update(&vals, tile, &idx);
+                let (est, changed) = r.update(&vals, &r.sums(&vals), tile, &idx);
                 let rt = r.tile[tile as usize] as usize;
                 for (k, l) in r.lookups.iter().enumerate() {
                     if l.owner[rt] != NONE {
