@@ -15,6 +15,55 @@ pub struct LinearConflict {
     h: usize,
     goal_row: Vec<u8>,
     goal_col: Vec<u8>,
+    lines: LineKeys,
+}
+
+/// Per line of a board (its rows, then its columns) and tile: the tile's key in that line's
+/// conflicts (its goal column in its home row, its goal row in its home column), or none
+/// where it is not at home in that line or does not count. What [`LinearConflict`] and the
+/// beams (which count only the tiles they track) read a line's conflicts through.
+#[derive(Debug, Clone)]
+pub(crate) struct LineKeys {
+    w: usize,
+    h: usize,
+    n: usize,
+    keys: Vec<u8>,
+}
+
+/// A tile's key in a line where it counts for no conflict.
+const NO_KEY: u8 = u8::MAX;
+
+impl LineKeys {
+    /// The keys towards `goal`, for the tiles `counts` says count (never the blank).
+    pub(crate) fn new(goal: &Board, counts: impl Fn(usize) -> bool) -> LineKeys {
+        let (w, h) = (goal.size().width(), goal.size().height());
+        let pos = goal_positions(goal);
+        let n = pos.len();
+        let mut keys = vec![NO_KEY; (h + w) * n];
+        for t in (1..n).filter(|&t| counts(t)) {
+            let (r, c) = (pos[t] / w, pos[t] % w);
+            keys[r * n + t] = c as u8;
+            keys[(h + c) * n + t] = r as u8;
+        }
+        LineKeys { w, h, n, keys }
+    }
+
+    /// Tiles to remove from row `r` (if `row`) or column `r`; `cell(i)` gives the tile at
+    /// cell `i`.
+    #[inline]
+    pub(crate) fn excess(&self, row: bool, r: usize, cell: impl Fn(usize) -> u8) -> u32 {
+        let (m, first, step, line) = if row {
+            (self.w, r * self.w, 1, r)
+        } else {
+            (self.h, r, self.w, self.h + r)
+        };
+        let keys = &self.keys[line * self.n..(line + 1) * self.n];
+        excess(
+            (0..m)
+                .map(|k| keys[cell(first + k * step) as usize])
+                .filter(|&key| key != NO_KEY),
+        )
+    }
 }
 
 impl LinearConflict {
@@ -28,23 +77,8 @@ impl LinearConflict {
             h: goal.size().height(),
             goal_row: pos.iter().map(|&p| (p / w) as u8).collect(),
             goal_col: pos.iter().map(|&p| (p % w) as u8).collect(),
+            lines: LineKeys::new(goal, |_| true),
         }
-    }
-
-    /// Tiles to remove from row `r` (if `row`) or column `r`; `cell(i)` gives the tile at
-    /// cell `i`.
-    #[inline]
-    fn line(&self, row: bool, r: usize, cell: impl Fn(usize) -> u8) -> u32 {
-        let n = if row { self.w } else { self.h };
-        excess((0..n).filter_map(|k| {
-            let t = cell(if row { r * self.w + k } else { k * self.w + r }) as usize;
-            let (home, key) = if row {
-                (self.goal_row[t], self.goal_col[t])
-            } else {
-                (self.goal_col[t], self.goal_row[t])
-            };
-            (t != 0 && home as usize == r).then_some(key)
-        }))
     }
 }
 
@@ -70,10 +104,10 @@ impl Heuristic for LinearConflict {
     fn estimate(&self, cells: &[u8]) -> u32 {
         let mut extra = 0;
         for r in 0..self.h {
-            extra += self.line(true, r, |i| cells[i]);
+            extra += self.lines.excess(true, r, |i| cells[i]);
         }
         for c in 0..self.w {
-            extra += self.line(false, c, |i| cells[i]);
+            extra += self.lines.excess(false, c, |i| cells[i]);
         }
         self.md.estimate(cells) + 2 * extra
     }
@@ -114,8 +148,8 @@ impl Heuristic for LinearConflict {
         if home != a && home != b {
             return md;
         }
-        let old = self.line(row, home, before);
-        let new = self.line(row, home, after);
+        let old = self.lines.excess(row, home, before);
+        let new = self.lines.excess(row, home, after);
         md + 2 * new - 2 * old
     }
 }

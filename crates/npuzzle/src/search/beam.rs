@@ -14,6 +14,7 @@
 use super::ranking::{Ranking, RankingSample, SampleOptions};
 use crate::board::Board;
 use crate::error::SearchError;
+use crate::heuristic::linear_conflict::LineKeys;
 use crate::heuristic::pdb::{prefetch, PdbHeuristic, MAX_CELLS, MAX_TILES, NONE};
 use crate::heuristic::HeuristicKind;
 use crate::limits::{for_each_index, resolve_threads, try_reserve, try_vec, Limits, Watch};
@@ -281,16 +282,7 @@ impl RegionDbs<'_> {
 
     /// The estimate from every lookup's entries: the largest sum.
     fn estimate(&self, vals: &[u8]) -> u32 {
-        self.lookups
-            .iter()
-            .map(|l| {
-                vals[l.offset..l.offset + l.h.dbs.len()]
-                    .iter()
-                    .map(|&x| x as u32)
-                    .sum::<u32>()
-            })
-            .max()
-            .unwrap_or(0)
+        self.sums(vals).into_iter().max().unwrap_or(0)
     }
 }
 
@@ -313,10 +305,8 @@ pub(crate) struct BeamSetup<'a> {
     focus: u64,
     goal_row: Vec<u8>,
     goal_col: Vec<u8>,
-    /// Per line (the rows, then the columns) and tile: the tile's key in that line's
-    /// conflicts (its goal column in its home row, its goal row in its home column), or
-    /// [`NO_KEY`] where it has none (not tracked, or not at home in that line).
-    line_key: Vec<u8>,
+    /// The tracked tiles' keys in each line's conflicts.
+    lines: LineKeys,
     /// Per tile and cell, then per blank cell: random words for the position's hash.
     zobrist: Vec<u64>,
     /// Databases that rank the positions instead of the linear-conflict estimate.
@@ -326,9 +316,6 @@ pub(crate) struct BeamSetup<'a> {
     /// Takes samples of the candidates, for fitting a ranking.
     sampler: Option<&'a Sampler>,
 }
-
-/// A tile's key in a line where it counts for no conflict (see `BeamSetup::line_key`).
-const NO_KEY: u8 = u8::MAX;
 
 /// Candidates a beam set aside for [`ranking_samples`]: (layer, cells).
 struct Sampler {
@@ -382,14 +369,7 @@ impl<'a> BeamSetup<'a> {
                 to.filter(|&t| free[t]).map_or(u16::MAX, |t| t as u16)
             })
             .collect();
-        let (goal_row, goal_col): (Vec<u8>, Vec<u8>) =
-            pos.iter().map(|&p| ((p / w) as u8, (p % w) as u8)).unzip();
-        let mut line_key = vec![NO_KEY; (h + w) * n];
-        for t in (0..n).filter(|&t| tracked[t]) {
-            let (r, c) = (goal_row[t] as usize, goal_col[t] as usize);
-            line_key[r * n + t] = c as u8;
-            line_key[(h + c) * n + t] = r as u8;
-        }
+        let lines = LineKeys::new(goal, |t| tracked[t]);
         BeamSetup {
             n,
             w,
@@ -399,9 +379,9 @@ impl<'a> BeamSetup<'a> {
             dist,
             dist_all,
             focus,
-            goal_row,
-            goal_col,
-            line_key,
+            goal_row: pos.iter().map(|&p| (p / w) as u8).collect(),
+            goal_col: pos.iter().map(|&p| (p % w) as u8).collect(),
+            lines,
             zobrist: (0..n * n + n).map(|_| rng.next_u64()).collect(),
             region: None,
             ranking: None,
@@ -571,17 +551,7 @@ impl<'a> BeamSetup<'a> {
     /// positions.
     #[inline]
     fn conflicts(&self, cells: &[u8], row: bool, r: usize) -> u32 {
-        let (m, first, step, line) = if row {
-            (self.w, r * self.w, 1, r)
-        } else {
-            (self.h, r, self.w, self.h + r)
-        };
-        let keys = &self.line_key[line * self.n..(line + 1) * self.n];
-        crate::heuristic::linear_conflict::excess(
-            (0..m)
-                .map(|k| keys[cells[first + k * step] as usize])
-                .filter(|&key| key != NO_KEY),
-        )
+        self.lines.excess(row, r, |i| cells[i])
     }
 
     /// Every tile's Manhattan distance (tracked or not) on the board `cells`.
@@ -832,7 +802,10 @@ pub(crate) fn beam_run(
                     cells.copy_from_slice(before);
                     let b = layer_ref.blank[i] as usize;
                     let (kids, count) = &block_kids[i - block];
-                    let sums = setup.region.as_ref().map(|r| r.sums(parent_vals));
+                    let sums = setup
+                        .region
+                        .as_ref()
+                        .map_or([0; 2 * MAX_REGION_SETS], |r| r.sums(parent_vals));
                     for &(d, to, hash, ref pre) in &kids[..*count] {
                         let tile = cells[to];
                         cells[b] = tile;
@@ -840,12 +813,12 @@ pub(crate) fn beam_run(
                         // The linear-conflict estimate, and with databases the larger of it
                         // and theirs (both lower bounds; the larger ranks best, measured).
                         let lc = setup.update(layer_ref.h[i], before, &cells, tile, to, b);
-                        let (h, vals) = match (&setup.region, &sums) {
-                            (Some(r), Some(sums)) => {
-                                let (pdb, vals) = r.update(parent_vals, sums, tile, pre);
+                        let (h, vals) = match &setup.region {
+                            Some(r) => {
+                                let (pdb, vals) = r.update(parent_vals, &sums, tile, pre);
                                 (pdb.max(lc), vals)
                             }
-                            _ => (lc, [0; 2 * MAX_REGION_SETS]),
+                            None => (lc, [0; 2 * MAX_REGION_SETS]),
                         };
                         cells[to] = tile;
                         cells[b] = 0;
@@ -1669,8 +1642,8 @@ pub fn check_beam_width(width: usize) -> Result<(), String> {
 
 /// The anytime solver's next width after a run at `width` that would fit `fits` times in
 /// the time left: eight times wider while that fits `widen_while` times (24, or 64 where
-/// one beam crosses the whole board and is [`WHOLE_SOONER_WIDTH`] wide), else the last run, as wide as fills nine tenths of
-/// the time left (`true`: it is the last).
+/// one beam crosses the whole board and is [`WHOLE_SOONER_WIDTH`] wide), else the last
+/// run, as wide as fills nine tenths of the time left (`true`: it is the last).
 fn next_width(width: usize, fits: f64, widen_while: f64) -> (usize, bool) {
     if fits >= widen_while {
         (width * 8, false)
