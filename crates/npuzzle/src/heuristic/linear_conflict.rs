@@ -87,17 +87,20 @@ impl LinearConflict {
 /// the answer is their count minus their longest increasing subsequence. Patience sorting
 /// on a bit set: bit `k` is set when some increasing run so far ends at best in key `k`
 /// (each key replaces the least tail not below it), so the runs' longest is the set bits'
-/// count.
+/// count, which grows by one exactly when no tail is at or above the key (counted as it
+/// goes: baseline x86-64 has no population count instruction).
 #[inline]
 pub(crate) fn excess(keys: impl Iterator<Item = u8>) -> u32 {
-    let (mut tails, mut count) = (0u32, 0u32);
+    let (mut tails, mut count, mut longest) = (0u32, 0u32, 0u32);
     for key in keys {
         count += 1;
         let not_below = tails & (u32::MAX << key);
+        longest += (not_below == 0) as u32;
         // The least tail not below the key, if any, gives way to it.
         tails = (tails & !(not_below & not_below.wrapping_neg())) | 1 << key;
     }
-    count - tails.count_ones()
+    debug_assert_eq!(longest, tails.count_ones());
+    count - longest
 }
 
 impl Heuristic for LinearConflict {

@@ -720,6 +720,7 @@ pub(crate) fn beam_run(
     // layer before this one (where the next is built).
     let mut parts: Vec<std::sync::Mutex<Vec<Cand>>> = Vec::new();
     let mut cands: Vec<Cand> = Vec::new();
+    let mut keys: Vec<u64> = Vec::new();
     let mut spare = Layer::default();
     loop {
         if watch.expired() {
@@ -881,28 +882,60 @@ pub(crate) fn beam_run(
             moves.push(Direction::ALL[(found & 3) as usize]);
             return Ok(BeamEnd::Found(moves));
         }
-        cands.clear();
-        for p in &parts[..chunks] {
-            cands.extend_from_slice(&p.lock().unwrap_or_else(|e| e.into_inner()));
-        }
-        if cands.is_empty() {
+        // Every chunk's candidates, in the order they came (their parents').
+        let chunk_cands: Vec<_> = parts[..chunks]
+            .iter()
+            .map(|p| p.lock().unwrap_or_else(|e| e.into_inner()))
+            .collect();
+        let total: usize = chunk_cands.iter().map(|p| p.len()).sum();
+        if total == 0 {
             return Ok(BeamEnd::Exhausted);
         }
         if let Some(s) = setup.sampler {
-            take_samples(s, &cands, &layer, setup, depth);
+            let all: Vec<Cand> = chunk_cands.iter().flat_map(|p| p.iter().copied()).collect();
+            take_samples(s, &all, &layer, setup, depth);
         }
-        if cands.len() > width {
-            cands.select_nth_unstable_by_key(width, |c| c.key);
-            cands.truncate(width);
-        }
+        // The `width` best keys, chosen among the keys alone (not the whole candidates),
+        // and the candidates with them kept in the order they came, their parents'
+        // (so that the layer is built reading the one before in order, not all over it):
+        // every key below the cut, and as many equal to it as there is room for.
+        let (cut, mut room) = if total > width {
+            keys.clear();
+            for p in &chunk_cands {
+                keys.extend(p.iter().map(|c| c.key));
+            }
+            let (_, &mut cut, _) = keys.select_nth_unstable(width - 1);
+            let below = keys.iter().filter(|&&k| k < cut).count();
+            (cut, width - below)
+        } else {
+            (u64::MAX, usize::MAX)
+        };
         // Repeats go as the kept positions are recorded: within the layer, and of
-        // earlier layers while their slots survive.
-        cands.retain(|c| {
-            let s = &mut seen[c.hash as usize & mask];
-            let new = *s != c.hash;
-            *s = c.hash;
-            new
-        });
+        // earlier layers while their slots survive. (The slots of candidates a few on
+        // asked for ahead: the table is bigger than the caches, and this runs on one
+        // thread.)
+        cands.clear();
+        for p in &chunk_cands {
+            for (k, c) in p.iter().enumerate() {
+                if let Some(a) = p.get(k + AHEAD) {
+                    if a.key <= cut {
+                        prefetch(&seen, a.hash as usize & mask);
+                    }
+                }
+                if c.key > cut || (c.key == cut && room == 0) {
+                    continue;
+                }
+                if c.key == cut {
+                    room -= 1;
+                }
+                let s = &mut seen[c.hash as usize & mask];
+                if *s != c.hash {
+                    *s = c.hash;
+                    cands.push(*c);
+                }
+            }
+        }
+        drop(chunk_cands);
         let m = cands.len();
         // The next layer goes where the one before this was (its memory reused).
         let next = &mut spare;

@@ -305,7 +305,9 @@ impl Ranking {
         let s = kept + a * hf + b * lf + c * mf + d * (hf - mf);
         // In 64ths of a move, offset so that a large negative correction stays above 0.
         let score = ((hf + self.lambda * s) * 64.0 + 65536.0).clamp(0.0, (1u64 << 22) as f32);
-        ((score as u64) << 16) | h.saturating_sub(md).min(0xffff) as u64
+        // (Through i32, one instruction, where a cast to u64 from f32 takes several; the
+        // clamped score fits.)
+        (((score as i32) as u64) << 16) | h.saturating_sub(md).min(0xffff) as u64
     }
 }
 
