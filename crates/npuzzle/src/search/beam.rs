@@ -52,27 +52,35 @@ struct Layer {
     last: Vec<u8>,
     /// With databases: per position, every lookup's entries (see `RegionDbs`).
     vals: Vec<u8>,
-    /// With databases: per position, the region cell of every region tile (see
-    /// `RegionDbs::at`), kept move by move instead of worked out from the cells for each
-    /// child.
-    at: Vec<u8>,
+    /// With databases: per position, every lookup's databases' tiles' cells (see
+    /// `RegionDbs::words`), kept move by move instead of worked out from the cells for
+    /// each child.
+    words: Vec<u64>,
     /// With a learned ranking: per position, its part kept move by move.
     kept: Vec<f32>,
 }
 
 impl Layer {
-    /// Empty, its memory kept.
+    /// Empty but for the parts built from the parents (`cells`, `blank`, `vals`,
+    /// `words`, sized by [`fit`] and overwritten whole), its memory kept.
     fn clear(&mut self) {
-        self.cells.clear();
-        self.blank.clear();
         self.h.clear();
         self.hash.clear();
         self.all.clear();
         self.last.clear();
-        self.vals.clear();
-        self.at.clear();
         self.kept.clear();
     }
+}
+
+/// `v` made `len` long, its old contents left where they are (to be overwritten: zeroing
+/// a layer's worth every layer showed in the profile).
+fn fit<T: Copy + Default>(v: &mut Vec<T>, len: usize) -> Result<(), SearchError> {
+    if len > v.len() {
+        try_reserve(v, len - v.len(), "beam")?;
+        v.resize(len, T::default());
+    }
+    v.truncate(len);
+    Ok(())
 }
 
 /// A time for a beam to end by: its width is set layer by layer so that the layers still
@@ -141,6 +149,10 @@ impl NodeCount {
 /// The most database sets a beam's last region is ranked by (the largest estimate wins).
 pub const MAX_REGION_SETS: usize = 2;
 
+/// The most tiles a database that ranks a beam's region may have (its tiles' cells are
+/// kept a byte each in one word).
+pub const MAX_WORD_TILES: usize = 8;
+
 /// One lookup of a region's estimate: a set of databases, on the board as it is or
 /// reflected.
 struct Lookup<'a> {
@@ -154,6 +166,10 @@ struct Lookup<'a> {
     /// Per tile of this side's board: the region tile whose cell it takes (the identity
     /// for side 0; the reflection's renaming, inverted, for side 1).
     from: Vec<u8>,
+    /// Per region tile: its byte in its database's word (see `RegionDbs::words`).
+    slot: Vec<u8>,
+    /// Per region cell: the cell of this side's board it is.
+    side_cell: Vec<u8>,
 }
 
 /// Pattern databases for the last region of a staged beam: built for the usual goal of a
@@ -201,25 +217,80 @@ impl RegionDbs<'_> {
     }
 
     /// For each lookup, the index its database of `tile` has on the board `cells` (0
-    /// where no database holds it), prefetched.
+    /// where no database holds it), worked out afresh from the tiles' cells.
     #[cfg(test)]
     fn indices(&self, cells: &[u8], tile: u8) -> [u64; 2 * MAX_REGION_SETS] {
-        self.indices_at(&self.at(cells), tile)
-    }
-
-    /// [`RegionDbs::indices`] from the region tiles' cells `at` (see [`RegionDbs::at`]).
-    #[inline]
-    fn indices_at(&self, at: &[u8; MAX_CELLS], tile: u8) -> [u64; 2 * MAX_REGION_SETS] {
+        let at = self.at(cells);
         let rt = self.tile[tile as usize] as usize;
         let mut idx = [0u64; 2 * MAX_REGION_SETS];
         for (k, l) in self.lookups.iter().enumerate() {
             let d = l.owner[rt];
             if d != NONE {
-                idx[k] = self.index(at, l, d as usize);
-                l.h.dbs[d as usize].prefetch(idx[k]);
+                idx[k] = self.index(&at, l, d as usize);
             }
         }
         idx
+    }
+
+    /// Per lookup and database (at the entries' places, see [`RegionDbs::all_entries`]),
+    /// the cells of the database's tiles on its side's board, a byte each in the
+    /// database's order: its index is their placement's rank, and a move changes one
+    /// byte of one word a lookup (databases hold at most [`MAX_WORD_TILES`] tiles here).
+    fn words(&self, cells: &[u8]) -> Vec<u64> {
+        let at = self.at(cells);
+        let mut words = vec![0u64; self.width];
+        for l in &self.lookups {
+            let map = &l.h.cell_maps[l.side];
+            for d in l.h.side_dbs[l.side].0.clone() {
+                let mut word = 0u64;
+                for (j, &u) in l.h.dbs[d].tiles().iter().enumerate() {
+                    word |= (map[at[l.from[u as usize] as usize] as usize] as u64) << (8 * j);
+                }
+                words[l.offset + d] = word;
+            }
+        }
+        words
+    }
+
+    /// Lookup `l`'s word of the database of region tile `rt` (which it holds) once
+    /// that tile moved to the region cell `to`, the words before being `words`.
+    #[inline]
+    fn word_after(l: &Lookup, d: u8, words: &[u64], rt: usize, to: u8) -> u64 {
+        let shift = 8 * l.slot[rt] as u32;
+        (words[l.offset + d as usize] & !(0xff << shift))
+            | (l.side_cell[to as usize] as u64) << shift
+    }
+
+    /// For each lookup, the index its database of `tile` has once `tile` moved to the
+    /// region cell `to` (the position's words before: `words`, see [`RegionDbs::words`]);
+    /// 0 where no database holds the tile. The entries are asked for.
+    #[inline]
+    fn moved(&self, words: &[u64], tile: u8, to: u8) -> [u64; 2 * MAX_REGION_SETS] {
+        let rt = self.tile[tile as usize] as usize;
+        let mut idx = [0u64; 2 * MAX_REGION_SETS];
+        for (k, l) in self.lookups.iter().enumerate() {
+            let d = l.owner[rt];
+            if d != NONE {
+                let db = &l.h.dbs[d as usize];
+                let bytes = Self::word_after(l, d, words, rt, to).to_le_bytes();
+                idx[k] = db.placement().index(&bytes[..db.tiles().len()]);
+                db.prefetch(idx[k]);
+            }
+        }
+        idx
+    }
+
+    /// The words `words` (see [`RegionDbs::words`]) updated for `tile` moved to the
+    /// region cell `to`.
+    #[inline]
+    fn move_words(&self, words: &mut [u64], tile: u8, to: u8) {
+        let rt = self.tile[tile as usize] as usize;
+        for l in &self.lookups {
+            let d = l.owner[rt];
+            if d != NONE {
+                words[l.offset + d as usize] = Self::word_after(l, d, words, rt, to);
+            }
+        }
     }
 
     /// Every lookup's entries for the board `cells`.
@@ -428,6 +499,12 @@ impl<'a> BeamSetup<'a> {
         if (1..self.n).any(|t| self.tracked[t] && tile[t] == 0) {
             return false;
         }
+        if sets
+            .iter()
+            .any(|h| h.dbs.iter().any(|d| d.tiles().len() > MAX_WORD_TILES))
+        {
+            return false;
+        }
         let mut lookups = Vec::new();
         let mut width = 0;
         for h in sets.iter().take(MAX_REGION_SETS) {
@@ -448,12 +525,20 @@ impl<'a> BeamSetup<'a> {
                     }
                     _ => (0..size.cells() as u8).collect(),
                 };
+                let mut slot = vec![0u8; size.cells()];
+                for d in dbs.clone() {
+                    for (j, &u) in h.dbs[d].tiles().iter().enumerate() {
+                        slot[from[u as usize] as usize] = j as u8;
+                    }
+                }
                 lookups.push(Lookup {
                     h,
                     side,
                     offset: width,
                     owner: h.owners[side].iter().map(|o| o.0).collect(),
                     from,
+                    slot,
+                    side_cell: h.cell_maps[side].clone(),
                 });
                 width += h.dbs.len();
             }
@@ -660,13 +745,11 @@ pub(crate) fn beam_run(
         .as_ref()
         .map_or(vec![], |r| r.all_entries(start.cells()));
     let g2 = vals0.len();
-    // With databases: the region tiles' cells, `AT` bytes a position (a fixed length,
-    // copied without a call; databases cover at most that many cells).
-    const AT: usize = MAX_CELLS;
-    let at0 = setup
+    // With databases: every database's tiles' cells, a word each.
+    let words0 = setup
         .region
         .as_ref()
-        .map_or(vec![], |r| r.at(start.cells()).to_vec());
+        .map_or(vec![], |r| r.words(start.cells()));
     // The layers keep the linear-conflict estimate (kept up move by move); with
     // databases, positions are ranked by the larger of it and the databases' estimate.
     let h0 = setup.estimate(start.cells());
@@ -685,7 +768,7 @@ pub(crate) fn beam_run(
         all: vec![setup.manhattan(start.cells())],
         last: vec![4],
         vals: vals0,
-        at: at0,
+        words: words0,
         kept: vec![],
     };
     // (A learned ranking is set only with databases: `use_databases` sets both.)
@@ -765,10 +848,7 @@ pub(crate) fn beam_run(
                     // (with databases) its lookups' indices.
                     let (kids, count) = &mut block_kids[i - block];
                     *count = 0;
-                    let mut at = [0u8; AT];
-                    if setup.region.is_some() {
-                        at.copy_from_slice(&layer_ref.at[i * AT..(i + 1) * AT]);
-                    }
+                    let words = &layer_ref.words[i * g2..(i + 1) * g2];
                     for d in 0..4u8 {
                         if last != 4 && d == last ^ 1 {
                             continue;
@@ -786,10 +866,7 @@ pub(crate) fn beam_run(
                         let mut pre = [0u64; 2 * MAX_REGION_SETS];
                         if let Some(r) = &setup.region {
                             // The tile moves to the blank's cell; the others stay.
-                            let rt = r.tile[tile as usize] as usize;
-                            at[rt] = r.index_of[b];
-                            pre = r.indices_at(&at, tile);
-                            at[rt] = r.index_of[to];
+                            pre = r.moved(words, tile, r.index_of[b]);
                         }
                         kids[*count] = (d, to, hash, pre);
                         *count += 1;
@@ -940,14 +1017,12 @@ pub(crate) fn beam_run(
         // The next layer goes where the one before this was (its memory reused).
         let next = &mut spare;
         next.clear();
-        try_reserve(&mut next.cells, m * n, "beam")?;
         let region = setup.region.as_ref();
-        let (at_len, vals_len) = if region.is_some() { (AT, g2) } else { (0, 0) };
-        try_reserve(&mut next.at, m * at_len, "beam")?;
-        next.cells.resize(m * n, 0);
-        next.at.resize(m * at_len, 0);
-        next.vals.resize(m * vals_len, 0);
-        next.blank.resize(m, 0);
+        let vals_len = if region.is_some() { g2 } else { 0 };
+        fit(&mut next.cells, m * n)?;
+        fit(&mut next.words, m * vals_len)?;
+        fit(&mut next.vals, m * vals_len)?;
+        fit(&mut next.blank, m)?;
         // What comes from the candidates alone, in order.
         let mut step = Vec::with_capacity(m);
         let mut low = (u64::MAX, 0);
@@ -968,7 +1043,7 @@ pub(crate) fn beam_run(
         // among the threads in runs of candidates.
         let build = |cands: &[Cand],
                      cells: &mut [u8],
-                     at: &mut [u8],
+                     words: &mut [u64],
                      vals: &mut [u8],
                      blank: &mut [u16]| {
             for (k, c) in cands.iter().enumerate() {
@@ -980,8 +1055,8 @@ pub(crate) fn beam_run(
                     prefetch(&layer.cells, q * n + n - 1);
                     prefetch(&layer.blank, q);
                     if region.is_some() {
-                        prefetch(&layer.at, q * AT);
-                        prefetch(&layer.at, q * AT + AT - 1);
+                        prefetch(&layer.words, q * g2);
+                        prefetch(&layer.words, q * g2 + g2 - 1);
                         prefetch(&layer.vals, q * g2);
                     }
                 }
@@ -998,13 +1073,12 @@ pub(crate) fn beam_run(
                 blank[k] = to as u16;
                 if let Some(r) = region {
                     let rt = r.tile[tile as usize] as usize;
-                    let a = &mut at[k * AT..(k + 1) * AT];
-                    a.copy_from_slice(&layer.at[p * AT..(p + 1) * AT]);
-                    a[rt] = r.index_of[b];
-                    a[0] = r.index_of[to];
-                    // (Tests run with debug assertions: every kept position's cells
+                    let wd = &mut words[k * g2..(k + 1) * g2];
+                    wd.copy_from_slice(&layer.words[p * g2..(p + 1) * g2]);
+                    r.move_words(wd, tile, r.index_of[b]);
+                    // (Tests run with debug assertions: every kept position's words
                     // checked against the ones worked out afresh.)
-                    debug_assert_eq!(a[..], r.at(dst)[..]);
+                    debug_assert_eq!(wd[..], r.words(dst)[..]);
                     let v = &mut vals[k * g2..(k + 1) * g2];
                     v.copy_from_slice(&layer.vals[p * g2..(p + 1) * g2]);
                     for (j, l) in r.lookups.iter().enumerate() {
@@ -1027,9 +1101,9 @@ pub(crate) fn beam_run(
         let parts = threads_for(m);
         let per = m.div_ceil(parts).max(1);
         std::thread::scope(|sc| {
-            let (mut cells, mut at, mut vals, mut blank) = (
+            let (mut cells, mut words, mut vals, mut blank) = (
                 &mut next.cells[..],
-                &mut next.at[..],
+                &mut next.words[..],
                 &mut next.vals[..],
                 &mut next.blank[..],
             );
@@ -1037,10 +1111,10 @@ pub(crate) fn beam_run(
             while let Some(run) = runs.next() {
                 let k = run.len();
                 let (c0, c1) = std::mem::take(&mut cells).split_at_mut(k * n);
-                let (a0, a1) = std::mem::take(&mut at).split_at_mut(k * at_len);
+                let (a0, a1) = std::mem::take(&mut words).split_at_mut(k * vals_len);
                 let (v0, v1) = std::mem::take(&mut vals).split_at_mut(k * vals_len);
                 let (b0, b1) = std::mem::take(&mut blank).split_at_mut(k);
-                (cells, at, vals, blank) = (c1, a1, v1, b1);
+                (cells, words, vals, blank) = (c1, a1, v1, b1);
                 if runs.peek().is_some() {
                     sc.spawn(move || build(run, c0, a0, v0, b0));
                 } else {
@@ -2196,6 +2270,7 @@ mod tests {
             let mut cells = goal.cells().to_vec();
             let mut blank = goal.blank();
             let mut vals = r.all_entries(&cells);
+            let mut words = r.words(&cells);
             for step in 0..3000 {
                 let d = rng.below(4) as usize;
                 let Some(to) = setup.target(blank, d) else {
@@ -2204,7 +2279,11 @@ mod tests {
                 let tile = cells[to];
                 cells[blank] = tile;
                 cells[to] = 0;
+                // The indices from the words kept move by move are the fresh ones.
                 let idx = r.indices(&cells, tile);
+                assert_eq!(r.moved(&words, tile, r.index_of[blank]), idx);
+                r.move_words(&mut words, tile, r.index_of[blank]);
+                assert_eq!(words, r.words(&cells), "{shape} step {step}");
                 let (est, changed) = r.update(&vals, &r.sums(&vals), tile, &idx);
                 let rt = r.tile[tile as usize] as usize;
                 for (k, l) in r.lookups.iter().enumerate() {
