@@ -271,7 +271,13 @@ mod tests {
         // 5 tiles (compared with the earlier ones) and 9 (a bit mask) on 49 and 64 cells:
         // random placements rank to the mixed-radix number of their Lehmer digits
         // worked out the slow way, and back.
-        let mut rng = crate::scramble::Rng::new(5);
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
         for (n, k) in [(49usize, 5usize), (49, 9), (64, 8), (64, 9)] {
             let weight: Vec<u64> = (0..k)
                 .map(|i| ((i + 1)..k).map(|j| (n - j) as u64).product())
@@ -279,7 +285,7 @@ mod tests {
             for _ in 0..2_000 {
                 let mut cells: Vec<u8> = (0..n as u8).collect();
                 for i in 0..k {
-                    let j = i + rng.below((n - i) as u64) as usize;
+                    let j = i + (next() % (n - i) as u64) as usize;
                     cells.swap(i, j);
                 }
                 let pos = &cells[..k];
