@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{npuzzle, refused, sandbox, text};
+use common::{npuzzle, refused, sandbox, temp_dir, text};
 
 /// Applies blank-notation moves (HDU 1043 style, `x` the blank) to a 3x3 board.
 fn apply_blank(cells: &[u8], path: &str) -> Option<Vec<u8>> {
@@ -403,13 +403,6 @@ fn data_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     v
 }
 
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("npuzzle-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
 #[test]
 fn analyze_reports_json_text_and_svg() {
     let dir = temp_dir("analyze");
@@ -803,6 +796,31 @@ fn a_named_heuristic_wins_over_pattern_databases() {
     assert!(!text(&o.stderr).contains("building"), "{}", text(&o.stderr));
     assert_eq!(std::fs::read_dir(&dir).map_or(0, |r| r.count()), 0);
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A test's sandbox and temporary folders go when its thread ends, passed or failed:
+/// repeated runs leave nothing behind in the system's temporary folder.
+#[test]
+fn a_tests_files_go_when_it_ends() {
+    for fails in [false, true] {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let t = std::thread::Builder::new()
+            .name(format!("cleanup-check-{fails}"))
+            .spawn(move || {
+                let home = sandbox();
+                std::fs::create_dir_all(home.join("cache")).unwrap();
+                std::fs::write(home.join("cache").join("f"), b"x").unwrap();
+                let other = temp_dir(&format!("cleanup-check-{fails}"));
+                std::fs::write(other.join("f"), b"x").unwrap();
+                tx.send((home, other)).unwrap();
+                assert!(!fails, "a failing test's files go too");
+            })
+            .unwrap();
+        assert_eq!(t.join().is_err(), fails);
+        let (home, other) = rx.recv().unwrap();
+        assert!(!home.exists(), "{} left behind", home.display());
+        assert!(!other.exists(), "{} left behind", other.display());
+    }
 }
 
 #[test]

@@ -5,14 +5,7 @@ mod common;
 
 use std::process::Stdio;
 
-use common::{command, npuzzle, refused, sandbox, text};
-
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("npuzzle-edges-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+use common::{command, npuzzle, refused, sandbox, temp_dir, text};
 
 /// A board `moves` (a solution) away from the goal of `size`.
 fn board(size: &str, moves: &str) -> String {

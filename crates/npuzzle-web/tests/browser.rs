@@ -18,6 +18,9 @@ struct Driver {
     addr: SocketAddr,
     child: Child,
     session: String,
+    /// The temporary folder chromedriver and the browser were given (their profile and
+    /// sockets), removed when the session ends.
+    tmp: std::path::PathBuf,
 }
 
 impl Drop for Driver {
@@ -30,6 +33,13 @@ impl Drop for Driver {
         );
         let _ = self.child.kill();
         let _ = self.child.wait();
+        // (The browser may take a moment to go after its driver: a few tries.)
+        for _ in 0..20 {
+            if std::fs::remove_dir_all(&self.tmp).is_ok() || !self.tmp.exists() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
     }
 }
 
@@ -65,8 +75,14 @@ impl Driver {
             .local_addr()
             .unwrap()
             .port();
+        // A temporary folder of the test's own for chromedriver and the browser (they
+        // leave their profiles and sockets in it otherwise, in the system's one).
+        let tmp =
+            std::env::temp_dir().join(format!("npuzzle-browser-{}-{port}", std::process::id()));
+        std::fs::create_dir_all(&tmp).unwrap();
         let mut child = Command::new(driver)
             .arg(format!("--port={port}"))
+            .env("TMPDIR", &tmp)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -115,6 +131,7 @@ impl Driver {
             addr,
             child,
             session,
+            tmp,
         })
     }
 

@@ -19,15 +19,59 @@ pub fn command(args: &[&str]) -> Command {
 
 /// A folder of this test's own (named after the test's thread) that stands in for every
 /// place the binary might keep files: the tests never read or write the user's cache.
+/// It is removed when the test ends, passed or failed (see [`remove_when_done`]).
 pub fn sandbox() -> std::path::PathBuf {
-    let name = std::thread::current()
-        .name()
-        .unwrap_or("main")
-        .replace("::", "-");
+    let thread = std::thread::current();
+    let name = thread.name().unwrap_or("main").replace("::", "-");
     // Not created here: only a command that saves something makes it.
-    std::env::temp_dir()
+    let home = std::env::temp_dir()
         .join(format!("npuzzle-cli-home-{}", std::process::id()))
-        .join(name)
+        .join(name);
+    // (Only a test's own thread, which is named after the test: a helper thread's
+    // sandbox would be shared and could go while another still uses it.)
+    if thread.name().is_some() {
+        remove_when_done(&home);
+    }
+    home
+}
+
+/// A fresh, empty folder for this test (`name` tells it apart from the test's others),
+/// removed when the test ends.
+pub fn temp_dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("npuzzle-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    remove_when_done(&d);
+    d
+}
+
+/// Removes a folder (and, once empty, the folder holding it) when dropped.
+struct Cleanup(std::path::PathBuf);
+
+impl Drop for Cleanup {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+        if let Some(parent) = self.0.parent() {
+            // Only if empty: other tests' sandboxes may still be in it.
+            let _ = std::fs::remove_dir(parent);
+        }
+    }
+}
+
+std::thread_local! {
+    static CLEANUPS: std::cell::RefCell<Vec<Cleanup>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Has `path` removed when the calling thread ends: each test runs on a thread of its
+/// own, so a test's files go when it ends, whether it passed or failed (a run killed
+/// outright leaves them).
+pub fn remove_when_done(path: &std::path::Path) {
+    CLEANUPS.with(|c| {
+        let mut c = c.borrow_mut();
+        if !c.iter().any(|x| x.0 == path) {
+            c.push(Cleanup(path.to_path_buf()));
+        }
+    });
 }
 
 /// Starts the binary with `args`, gives it `stdin` and closes it; its output is piped.
