@@ -319,6 +319,14 @@ fn each_group_once<E>(
     Ok(sets)
 }
 
+/// Whether a set of databases of a board of `cells` cells that the sources would load as
+/// `load` is mapped instead, where only a few seconds or fewer are spent with it (the fast
+/// solver, the anytime solver's sets read on demand): where the sources leave the choice
+/// to the library ([`Load::Auto`]) and it would read them into memory of their own.
+fn maps_instead(load: Load, cells: usize) -> bool {
+    load == Load::Auto && Load::Auto.reads(cells)
+}
+
 /// Databases found for a goal: the partition's name and the databases.
 type Named = (String, Arc<PdbHeuristic>);
 
@@ -691,7 +699,11 @@ impl Core {
     /// default 6x6 set for the usual goal if preloaded or cached (never built: `npuzzle
     /// pdb build --size 6x6` makes it; read from the folder only with
     /// [`REGION_PDBS_FROM`] or more); none otherwise. A set not in memory is used only if
-    /// its files can be read within [`WARM_SHARE`] of the time (see `warm_pdbs`).
+    /// its files can be read within [`WARM_SHARE`] of the time (see `warm_pdbs`), and
+    /// where the sources leave the choice to the library ([`Load::Auto`]) it is mapped,
+    /// not read into memory of its own: reading the 6x6 set onto huge pages took 0.16 to
+    /// 0.86 s of a 1 s solve here (the kernel gathering free huge pages), mapping it 0.1 s,
+    /// while its lookups mapped cost the beams a few per cent of their positions.
     fn region_pdbs(
         &self,
         board: &Board,
@@ -710,7 +722,8 @@ impl Core {
         let deadline = Instant::now() + time.mul_f64(WARM_SHARE);
         for (goal, read) in anytime_sets(board.size(), limits.time_limit) {
             if self.pdbs_at_hand(&goal) || (read && self.warm_pdbs(&goal, deadline)) {
-                if let Ok(Some((_, h))) = self.pdbs_for(&goal, None, limits, 0.0) {
+                let map = maps_instead(self.sources.load, goal.size().cells());
+                if let Ok(Some((_, h))) = self.pdbs_looked_up(&goal, None, limits, 0.0, map) {
                     return vec![h];
                 }
             }
@@ -804,7 +817,7 @@ impl Core {
         spec: Option<&str>,
         limits: &Limits,
     ) -> Result<Option<Named>, SearchError> {
-        let map = self.sources.load == Load::Auto && Load::Auto.reads(goal.size().cells());
+        let map = maps_instead(self.sources.load, goal.size().cells());
         self.pdbs_looked_up(goal, spec, limits, 0.0, map)
     }
 
@@ -1775,5 +1788,27 @@ pub fn load_mtm(dir: &std::path::Path) -> Result<Option<MtmRows>, String> {
         }),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(format!("{}: {e}; not used", path.display())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Sets read on demand by the anytime solver (or the fast solver) are mapped where
+    /// the library would otherwise read them (the 6x6 set, 36 cells; 5x5's, 25): reading
+    /// them onto huge pages took most of a 1 s solve here. Sets the sources say how to
+    /// load are loaded so, and sets the library maps anyway (7x7's) stay mapped.
+    #[test]
+    fn sets_read_on_demand_are_mapped_where_the_library_chooses() {
+        assert!(maps_instead(Load::Auto, 36));
+        assert!(maps_instead(Load::Auto, 25));
+        assert!(!maps_instead(Load::Auto, 49), "mapped by Auto itself");
+        assert!(!Load::Auto.reads(49));
+        assert!(!maps_instead(Load::Auto, 16), "mapped by Auto itself");
+        assert!(!maps_instead(Load::Read, 36), "the sources said read");
+        assert!(!maps_instead(Load::Map, 36), "the sources said map");
+        // The exact searches of 17 to 25 cells still read their sets (pdbs_for).
+        assert!(Load::Auto.reads(25));
     }
 }

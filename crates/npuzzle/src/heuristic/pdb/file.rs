@@ -35,7 +35,9 @@ impl Load {
             Load::Read => true,
             Load::Map => false,
             // Read for the exact searches of 17 to 25 cells and the anytime solver's 6x6
-            // databases (302 MiB); mapped past that: the 7x7 set's 1.8 GB took about 5 s
+            // databases (302 MiB) where they are loaded ahead (`bench`, `serve`; the
+            // library's request maps them when a solve reads them on demand, within its
+            // time: see `request`); mapped past that: the 7x7 set's 1.8 GB took about 5 s
             // to read here, half a 10 s solve, and mapped the beams ran 9% fewer positions
             // in the same time for the same lengths (1.484 against 1.478 times the
             // Manhattan distance, eight boards at 10 s).
