@@ -656,6 +656,20 @@ fn a_group_in_several_partitions_is_read_once() {
             }
         }
     }
+    // (The files are opened side by side; the set is whole or none.) One file gone, or
+    // one cut short: no set.
+    let npz: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "npz"))
+        .collect();
+    let bytes = std::fs::read(&npz[3]).unwrap();
+    std::fs::write(&npz[3], &bytes[..bytes.len() / 2]).unwrap();
+    assert!(core(Load::Map).cached_pdbs(&goal, spec).is_none());
+    std::fs::remove_file(&npz[3]).unwrap();
+    assert!(core(Load::Read).cached_pdbs(&goal, spec).is_none());
+    std::fs::write(&npz[3], &bytes).unwrap();
+    assert!(core(Load::Read).cached_pdbs(&goal, spec).is_some());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
