@@ -823,6 +823,39 @@ fn a_tests_files_go_when_it_ends() {
     }
 }
 
+/// One test's cleanup never pulls the ground from under another's: tests that make and
+/// drop their sandboxes side by side always find their folders (CI once failed when one
+/// test's cleanup removed a shared parent folder while another was creating its own).
+#[test]
+fn sandboxes_made_and_dropped_side_by_side_do_not_interfere() {
+    let threads: Vec<_> = (0..4)
+        .map(|t| {
+            std::thread::Builder::new()
+                .name(format!("sandbox-race-{t}"))
+                .spawn(move || {
+                    for round in 0..200 {
+                        // A thread of its own a round, so each round's cleanup runs.
+                        std::thread::Builder::new()
+                            .name(format!("sandbox-race-{t}-{round}"))
+                            .spawn(|| {
+                                let home = sandbox();
+                                std::fs::create_dir_all(home.join("cache"))?;
+                                std::fs::write(home.join("cache").join("f"), b"x")
+                            })
+                            .unwrap()
+                            .join()
+                            .unwrap()
+                            .unwrap_or_else(|e| panic!("round {round}: {e}"));
+                    }
+                })
+                .unwrap()
+        })
+        .collect();
+    for t in threads {
+        assert!(t.join().is_ok());
+    }
+}
+
 #[test]
 fn tests_keep_their_files_in_their_own_sandbox() {
     // A 2x5 board solved by table, with no --cache-dir: the table is saved in the folder

@@ -23,10 +23,10 @@ pub fn command(args: &[&str]) -> Command {
 pub fn sandbox() -> std::path::PathBuf {
     let thread = std::thread::current();
     let name = thread.name().unwrap_or("main").replace("::", "-");
-    // Not created here: only a command that saves something makes it.
-    let home = std::env::temp_dir()
-        .join(format!("npuzzle-cli-home-{}", std::process::id()))
-        .join(name);
+    // Not created here: only a command that saves something makes it. One folder a test,
+    // straight in the temporary folder: a shared parent would be removed by one test's
+    // cleanup while another test's command was creating its sandbox inside it.
+    let home = std::env::temp_dir().join(format!("npuzzle-cli-home-{}-{name}", std::process::id()));
     // (Only a test's own thread, which is named after the test: a helper thread's
     // sandbox would be shared and could go while another still uses it.)
     if thread.name().is_some() {
@@ -45,16 +45,12 @@ pub fn temp_dir(name: &str) -> std::path::PathBuf {
     d
 }
 
-/// Removes a folder (and, once empty, the folder holding it) when dropped.
+/// Removes a folder when dropped.
 struct Cleanup(std::path::PathBuf);
 
 impl Drop for Cleanup {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
-        if let Some(parent) = self.0.parent() {
-            // Only if empty: other tests' sandboxes may still be in it.
-            let _ = std::fs::remove_dir(parent);
-        }
     }
 }
 
