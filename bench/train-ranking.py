@@ -2,7 +2,7 @@
 """Fits the anytime solver's learned ranking (npuzzle::search::ranking) to samples.
 
     python3 bench/train-ranking.py SAMPLES.txt [MORE.txt ...] -o ranking.bin \
-        [--ridge 1000] [--lambda 0.3] [--held-out 0.25]
+        [--ridge 1000] [--lambda 0.3] [--held-out 0.25] [--bags 1 --bag-share 0.5 --seed 1]
 
 SAMPLES are files written by `cargo run --release -p npuzzle --example ranking_samples`.
 The correction is fitted by ridge regression to each sample's label (the moves a plain
@@ -11,7 +11,9 @@ beam still took) less the databases' estimate, on three kinds of features: each 
 estimate, the linear-conflict estimate, the Manhattan distance and the estimate's excess
 over it (with the layer and a constant, fitted but not written: they are the same for a
 whole layer). A quarter of the boards is held out and the fit's error on them printed.
-Needs numpy.
+With --bags N (more than 1), the boards are dealt into 16 shards at random (--seed) and the
+weights are the mean of N fits, each on a random --bag-share of the shards: the beams find
+fewer of a fit's chance errors to exploit in the mean of several. Needs numpy.
 """
 import argparse
 import struct
@@ -81,9 +83,15 @@ def main():
     p.add_argument("--ridge", type=float, default=1000.0)
     p.add_argument("--lambda", dest="lam", type=float, default=0.3)
     p.add_argument("--held-out", type=float, default=0.25)
+    p.add_argument("--bags", type=int, default=1)
+    p.add_argument("--bag-share", type=float, default=0.5)
+    p.add_argument("--seed", type=int, default=1)
     args = p.parse_args()
     if args.ridge < 0 or not 0 <= args.held_out < 1:
         fail("expected --ridge >= 0 and --held-out from 0 to below 1")
+    if args.bags < 1 or not 0 < args.bag_share <= 1:
+        fail(f"expected --bags of at least 1 and --bag-share above 0 and at most 1, found "
+             f"{args.bags} and {args.bag_share}")
     try:
         import numpy as np
     except ImportError:
@@ -113,11 +121,38 @@ def main():
     held = set(map(tuple, rng.permutation(boards)[: int(len(boards) * args.held_out)])) if args.held_out else set()
     test = np.array([r[0] in held for r in rows])
 
-    def fit(mask):
+    def fit_all(mask):
         A = X[mask].astype(np.float64)
         AtA = A.T @ A
         AtA[np.diag_indices_from(AtA)] += args.ridge
         return np.linalg.solve(AtA, A.T @ y[mask])
+
+    def fit_bagged(mask):
+        # Each shard's normal equations once; a bag sums its shards' and solves.
+        rng = np.random.default_rng(args.seed)
+        mine = np.unique(board_of[mask])
+        shards = min(16, len(mine))
+        shard_of = np.full(len(boards), -1)
+        shard_of[mine[rng.permutation(len(mine))]] = np.arange(len(mine)) % shards
+        row_shard = shard_of[board_of]
+        D = X.shape[1]
+        AtA, Aty = np.zeros((shards, D, D)), np.zeros((shards, D))
+        for s in range(shards):
+            sel = mask & (row_shard == s)
+            A = X[sel].astype(np.float64)
+            AtA[s], Aty[s] = A.T @ A, A.T @ y[sel]
+        take = max(1, int(round(shards * args.bag_share)))
+        ws = []
+        for _ in range(args.bags):
+            bag = np.sort(rng.choice(shards, take, replace=False))
+            M = AtA[bag].sum(0)
+            M[np.diag_indices_from(M)] += args.ridge
+            ws.append(np.linalg.solve(M, Aty[bag].sum(0)))
+        return np.mean(ws, 0)
+
+    index = {b: i for i, b in enumerate(boards)}
+    board_of = np.array([index[r[0]] for r in rows])
+    fit = fit_bagged if args.bags > 1 else fit_all
 
     if test.any():
         w = fit(~test)
@@ -125,7 +160,8 @@ def main():
         print(f"held-out boards {len(held)}: label less estimate, variance {y[test].var():.1f}, "
               f"left by the fit {r.var():.1f}")
     w = fit(np.ones(m, bool))
-    print(f"fitted on {m} samples of {len(boards)} boards")
+    bagged = f" (the mean of {args.bags} fits, each on {args.bag_share} of the boards)" if args.bags > 1 else ""
+    print(f"fitted on {m} samples of {len(boards)} boards{bagged}")
     out = bytearray(b"NPZRANK1")
     out += bytes([width, height, lookups, len(groups)])
     for g in groups:

@@ -59,6 +59,33 @@ def test_the_ranking_file_holds_the_fit(tmp_path):
     assert np.all(steps > 2.0) and np.all(steps < 4.0), blank
 
 
+def test_bagged_fits_are_averaged(tmp_path):
+    """--bags: the mean of fits on random shares of the boards, reproducible by its seed,
+    still finding what the labels hold."""
+    src = tmp_path / "s.txt"
+    _samples(src, boards=16)
+
+    def fit(name, *extra):
+        out = tmp_path / name
+        r = _run(src, "-o", out, "--ridge", "1", *extra)
+        assert r.returncode == 0, r.stderr
+        b = out.read_bytes()
+        return r.stdout, np.array(struct.unpack(f"<{(len(b) - 22) // 4}f", b[22:]))
+
+    _, whole = fit("whole.bin")
+    said, bagged = fit("bagged.bin", "--bags", "4", "--bag-share", "0.5", "--seed", "3")
+    assert "the mean of 4 fits, each on 0.5 of the boards" in said
+    _, again = fit("again.bin", "--bags", "4", "--bag-share", "0.5", "--seed", "3")
+    _, other = fit("other.bin", "--bags", "4", "--bag-share", "0.5", "--seed", "4")
+    assert np.array_equal(bagged, again)
+    assert not np.array_equal(bagged, other) and not np.array_equal(bagged, whole)
+    steps = np.diff(bagged[1:10])
+    assert np.all(steps > 2.0) and np.all(steps < 4.0), bagged[1:10]
+    for bad in (["--bags", "0"], ["--bag-share", "0"], ["--bag-share", "1.5"]):
+        r = _run(src, "-o", tmp_path / "r.bin", *bad)
+        assert r.returncode == 2 and "--bags" in r.stderr, r.stderr
+
+
 def test_bad_samples_and_arguments_are_refused_with_the_place(tmp_path):
     src = tmp_path / "s.txt"
     _samples(src, boards=2, per=3, extra="2 9 40 3 3 | 1 1 1 | 0 1 2 3 4 5 6 7 8\n")
