@@ -395,6 +395,28 @@ fn write<T>(m: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
     m.write().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Auto's databases, or what to do when their build was stopped: a build the clock
+/// stopped (its estimate fitted the time, but a busy machine took longer) is no answer to
+/// the board, which is then solved without databases (`Ok(Err(note))`, the note saying
+/// so); a cancelled build, or any other error, stays an error.
+fn auto_build_stopped<T>(
+    found: Result<Option<T>, SearchError>,
+    cancelled: bool,
+) -> Result<Result<Option<T>, String>, SearchError> {
+    match found {
+        Err(SearchError::TimeLimit {
+            algorithm: "pdb build",
+            elapsed,
+            ..
+        }) if !cancelled => Ok(Err(format!(
+            "auto's pattern databases did not build within the time limit ({:.1} s spent; \
+             nothing saved): answered without them",
+            elapsed.as_secs_f64()
+        ))),
+        other => other.map(Ok),
+    }
+}
+
 /// About how many seconds building the database of `tiles` for `goal` takes on `threads`
 /// threads (0: all cores): 17 million (placement, blank cell) states a second per core
 /// here (the 8-tile 4x4 table, 4.15 billion, took 121 s on 2 cores).
@@ -1181,7 +1203,19 @@ impl Core {
                 let budget = request.limits.time_limit.map_or(AUTO_BUILD_SECONDS, |t| {
                     t.as_secs_f64().min(AUTO_BUILD_SECONDS)
                 });
-                self.pdbs_for(&goal, None, &request.limits, budget)?
+                let found = self.pdbs_for(&goal, None, &request.limits, budget);
+                let cancelled = request
+                    .limits
+                    .cancel
+                    .as_ref()
+                    .is_some_and(|c| c.load(Ordering::Relaxed));
+                match auto_build_stopped(found, cancelled)? {
+                    Ok(found) => found,
+                    Err(note) => {
+                        notes.push(format!("{board}: {note}"));
+                        None
+                    }
+                }
             } else {
                 None
             };
@@ -1827,6 +1861,38 @@ pub fn load_mtm(dir: &std::path::Path) -> Result<Option<MtmRows>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A build the clock stopped leaves auto without databases, with a note; a cancelled
+    /// one or another error stays an error, and a finished one is passed on.
+    #[test]
+    fn an_auto_build_out_of_time_is_answered_without_databases() {
+        let stopped = |algorithm| SearchError::TimeLimit {
+            algorithm,
+            elapsed: Duration::from_millis(5400),
+            lower_bound: 24,
+            expanded: 5_764_638,
+        };
+        let note = auto_build_stopped::<u8>(Err(stopped("pdb build")), false)
+            .unwrap()
+            .unwrap_err();
+        assert!(
+            note.contains("within the time limit (5.4 s spent"),
+            "{note}"
+        );
+        assert!(matches!(
+            auto_build_stopped::<u8>(Err(stopped("pdb build")), true),
+            Err(SearchError::TimeLimit { .. })
+        ));
+        assert!(matches!(
+            auto_build_stopped::<u8>(Err(stopped("idastar")), false),
+            Err(SearchError::TimeLimit { .. })
+        ));
+        assert_eq!(
+            auto_build_stopped(Ok(Some(7u8)), false).unwrap(),
+            Ok(Some(7))
+        );
+        assert_eq!(auto_build_stopped::<u8>(Ok(None), true).unwrap(), Ok(None));
+    }
 
     /// Sets read on demand by the anytime solver (or the fast solver) are mapped where
     /// the library would otherwise read them (the 6x6 set, 36 cells; 5x5's, 25): reading
