@@ -333,13 +333,10 @@ struct Failed {
 
 impl From<SearchError> for Failed {
     fn from(e: SearchError) -> Failed {
-        let lower_bound = match &e {
-            SearchError::TimeLimit { lower_bound, .. } => Some(*lower_bound),
-            _ => None,
-        };
+        // (A stopped database build's depth is no bound on the board.)
         Failed {
             message: e.to_string(),
-            lower_bound,
+            lower_bound: e.proven_bound(),
         }
     }
 }

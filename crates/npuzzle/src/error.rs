@@ -541,6 +541,36 @@ pub fn human_bytes(bytes: u64) -> String {
     }
 }
 
+impl SearchError {
+    /// The lower bound on the board's solution that a search stopped by the clock, the
+    /// node budget or an interrupt proved; `None` for any other error, and for a stopped
+    /// database build, table analysis or ring search, whose `lower_bound` is the depth
+    /// their breadth-first search reached (no bound on any board's solution).
+    ///
+    /// ```
+    /// use npuzzle::SearchError;
+    /// use std::time::Duration;
+    /// let stopped = |algorithm| SearchError::TimeLimit {
+    ///     algorithm,
+    ///     elapsed: Duration::from_secs(1),
+    ///     lower_bound: 24,
+    ///     expanded: 1000,
+    /// };
+    /// assert_eq!(stopped("idastar").proven_bound(), Some(24));
+    /// assert_eq!(stopped("pdb build").proven_bound(), None);
+    /// ```
+    pub fn proven_bound(&self) -> Option<u32> {
+        match self {
+            SearchError::TimeLimit {
+                algorithm: "pdb build" | "analyze" | "ring",
+                ..
+            } => None,
+            SearchError::TimeLimit { lower_bound, .. } => Some(*lower_bound),
+            _ => None,
+        }
+    }
+}
+
 impl fmt::Display for SearchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
