@@ -19,11 +19,60 @@ pub const PDB_ENV: &str = "NPUZZLE_PDB_DIR";
 
 pub use npuzzle::request::MTM_FILE;
 
-/// `--pdb-dir`, else `$NPUZZLE_PDB_DIR`, else the cache directory.
-pub fn pdb_dir(opt: &Option<PathBuf>) -> Option<PathBuf> {
-    opt.clone()
-        .or_else(|| env_path(PDB_ENV))
-        .or_else(default_dir)
+/// `--pdb-dir`, else `$NPUZZLE_PDB_DIR`, else the cache directory. A folder named by
+/// `--pdb-dir` or `$NPUZZLE_PDB_DIR` that is there but is not a folder (a file, a FIFO; a
+/// symbolic link is followed) is an error naming where the path came from: databases
+/// could neither be found nor saved there, and a solve would quietly go without them. A
+/// cache directory that is not a folder gets a note, and no folder is used.
+pub fn pdb_dir(opt: &Option<PathBuf>) -> Result<Option<PathBuf>, Fail> {
+    let (dir, from) = match (opt, env_path(PDB_ENV)) {
+        (Some(d), _) => (d.clone(), Some("--pdb-dir")),
+        (None, Some(d)) => (d, Some(PDB_ENV)),
+        (None, None) => match default_dir() {
+            Some(d) => (d, None),
+            None => return Ok(None),
+        },
+    };
+    match (std::fs::metadata(&dir), from) {
+        (Ok(m), Some(from)) if !m.is_dir() => Err(Fail::input(format!(
+            "{from}: expected a database folder, found {} at {}",
+            kind_of(&m),
+            dir.display()
+        ))),
+        (Ok(m), None) if !m.is_dir() => {
+            crate::note!(
+                "npuzzle: the cache directory {} is {}, not a folder: pattern databases are \
+                 neither looked for nor saved",
+                dir.display(),
+                kind_of(&m)
+            );
+            Ok(None)
+        }
+        _ => Ok(Some(dir)),
+    }
+}
+
+/// What a path that is not a folder is, in words.
+fn kind_of(m: &std::fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = m.file_type();
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_block_device() || t.is_char_device() {
+            return "a device";
+        }
+    }
+    if m.is_file() {
+        "a file"
+    } else {
+        "something other than a folder"
+    }
 }
 
 /// The sound database in `path`, or why not.

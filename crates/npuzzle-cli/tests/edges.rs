@@ -310,8 +310,8 @@ fn limits_and_exit_codes() {
             "--pdb-dir",
             file.to_str().unwrap(),
         ],
-        "expected a folder, found a file",
-        4,
+        "--pdb-dir: expected a database folder, found a file at",
+        2,
     );
     refused(
         &[
@@ -408,4 +408,78 @@ fn messages_say_what_was_wrong() {
     assert_eq!(o.status.code(), Some(3), "{}", text(&o.stderr));
     let err = text(&o.stderr);
     assert!(!err.contains("solution needs"), "{err}");
+}
+
+/// A database folder that is not a folder (a file, a FIFO) is refused, naming where the
+/// path came from, by every command that reads databases: a solve does not quietly go
+/// without them. A cache directory that is a file gets a note and the answer.
+#[test]
+fn a_database_folder_that_is_not_a_folder_is_refused() {
+    let dir = temp_dir("pdb-dir-not-folder");
+    let file = dir.join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let fifo = dir.join("a-fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let link = dir.join("a-link");
+    std::os::unix::fs::symlink(&file, &link).unwrap();
+    let b = "8 1 3/4 0 2/7 6 5";
+    let big = board("6x6", "LLUU");
+    for (path, kind) in [(&file, "a file"), (&fifo, "a FIFO"), (&link, "a file")] {
+        let p = path.to_str().unwrap();
+        let want = format!("--pdb-dir: expected a database folder, found {kind} at {p}");
+        for args in [
+            &["solve", "--pdb-dir", p, b][..],
+            &["solve", "--time-limit", "1", "--pdb-dir", p, &big],
+            &[
+                "bench",
+                "--set",
+                "random",
+                "--size",
+                "3x3",
+                "--count",
+                "1",
+                "--pdb-dir",
+                p,
+            ],
+            &["pdb", "--pdb-dir", p, "list"],
+            &["serve", "--bind", "127.0.0.1:0", "--pdb-dir", p],
+            &[
+                "pdb",
+                "build",
+                "--size",
+                "3x3",
+                "--pdb",
+                "1,2,3,4/5,6,7,8",
+                "--pdb-dir",
+                p,
+            ],
+        ] {
+            refused(args, &want, 2);
+        }
+    }
+    // From the environment: the variable is named.
+    let o = command(&["solve", b])
+        .env("NPUZZLE_PDB_DIR", &file)
+        .output()
+        .unwrap();
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("NPUZZLE_PDB_DIR: expected a database folder, found a file at"),
+        "{err}"
+    );
+    // The cache directory (nothing named): a note, and the answer all the same.
+    let o = command(&["solve", b])
+        .env_remove("NPUZZLE_PDB_DIR")
+        .env("NPUZZLE_CACHE_DIR", &file)
+        .output()
+        .unwrap();
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("is a file, not a folder"), "{err}");
+    assert!(text(&o.stdout).contains("14 moves"), "{}", text(&o.stdout));
 }

@@ -275,7 +275,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     }
     let limits = args.limits.limits();
     let threads = npuzzle::limits::resolve_threads(args.threads);
-    let dir = pdb_dir(&args.pdb_dir);
+    let dir = pdb_dir(&args.pdb_dir)?;
     // One core for the lookups and the answers: databases are read once (the anytime
     // solver's 6x6 set too, when cached).
     let core = crate::pdbs::core(dir.as_deref(), args.pdb_load);

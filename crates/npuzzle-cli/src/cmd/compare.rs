@@ -58,7 +58,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
 
     // The library's comparison: every search of `compared()`, and IDA* with the
     // databases cached for the goal if there are any (none is built).
-    let core = crate::pdbs::core(crate::pdbs::pdb_dir(&None).as_deref(), Default::default());
+    let core = crate::pdbs::core(crate::pdbs::pdb_dir(&None)?.as_deref(), Default::default());
     let comparison = core.compare(&board, &goal, &limits, &mut |_| {});
     let rows = &comparison.runs;
     let length = comparison.length;

@@ -99,7 +99,7 @@ fn files(dir: &std::path::Path) -> Vec<PathBuf> {
 }
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
-    let dir = pdb_dir(&args.pdb_dir)
+    let dir = pdb_dir(&args.pdb_dir)?
         .ok_or_else(|| Fail::input("no database directory: set NPUZZLE_PDB_DIR or --pdb-dir"))?;
     if !matches!(args.action, Action::Build { .. }) && !dir.is_dir() {
         // Listing or checking a folder that is not there is a mistake to report (a typo

@@ -364,7 +364,7 @@ fn opt_diff(
         limits: limits.limits(),
         ..Request::default()
     };
-    let core = crate::pdbs::core(crate::pdbs::pdb_dir(&None).as_deref(), Default::default());
+    let core = crate::pdbs::core(crate::pdbs::pdb_dir(&None)?.as_deref(), Default::default());
     let optimal = core
         .answer(&board, &request)
         .map_err(crate::search_fail)?

@@ -77,7 +77,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         )));
     }
     let goal = Board::solved(npuzzle::Size::square(4).expect("4x4"));
-    let dir = crate::pdbs::pdb_dir(&args.pdb_dir);
+    let dir = crate::pdbs::pdb_dir(&args.pdb_dir)?;
     let pdbs = match &args.pdb {
         Some(spec) => {
             let h = crate::pdbs::heuristic(

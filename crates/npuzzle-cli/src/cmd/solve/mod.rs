@@ -197,7 +197,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     request.check().map_err(crate::search_fail)?;
     let size = args.board.size;
     let sources = Sources {
-        pdb_dir: crate::pdbs::pdb_dir(&args.pdb_dir),
+        pdb_dir: crate::pdbs::pdb_dir(&args.pdb_dir)?,
         table_dir: tables::cache_dir(&args.cache_dir),
         load: args.pdb_load,
         pdbs: Vec::new(),
