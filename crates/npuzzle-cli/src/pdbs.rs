@@ -36,7 +36,7 @@ pub fn pdb_dir(opt: &Option<PathBuf>) -> Result<Option<PathBuf>, Fail> {
     match (std::fs::metadata(&dir), from) {
         (Ok(m), Some(from)) if !m.is_dir() => Err(Fail::input(format!(
             "{from}: expected a database folder, found {} at {}",
-            kind_of(&m),
+            npuzzle::files::kind_in_words(m.file_type()),
             dir.display()
         ))),
         (Ok(m), None) if !m.is_dir() => {
@@ -44,34 +44,11 @@ pub fn pdb_dir(opt: &Option<PathBuf>) -> Result<Option<PathBuf>, Fail> {
                 "npuzzle: the cache directory {} is {}, not a folder: pattern databases are \
                  neither looked for nor saved",
                 dir.display(),
-                kind_of(&m)
+                npuzzle::files::kind_in_words(m.file_type())
             );
             Ok(None)
         }
         _ => Ok(Some(dir)),
-    }
-}
-
-/// What a path that is not a folder is, in words.
-fn kind_of(m: &std::fs::Metadata) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        let t = m.file_type();
-        if t.is_fifo() {
-            return "a FIFO";
-        }
-        if t.is_socket() {
-            return "a socket";
-        }
-        if t.is_block_device() || t.is_char_device() {
-            return "a device";
-        }
-    }
-    if m.is_file() {
-        "a file"
-    } else {
-        "something other than a folder"
     }
 }
 

@@ -160,29 +160,39 @@ pub fn open_regular(path: &Path) -> io::Result<std::fs::File> {
     if kind.is_file() {
         return Ok(file);
     }
-    let found = if kind.is_dir() {
-        "a directory"
-    } else {
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::FileTypeExt;
-            if kind.is_fifo() {
-                "a FIFO"
-            } else if kind.is_socket() {
-                "a socket"
-            } else if kind.is_char_device() || kind.is_block_device() {
-                "a device"
-            } else {
-                "something else"
-            }
-        }
-        #[cfg(not(unix))]
-        "something else"
-    };
     Err(io::Error::new(
         io::ErrorKind::InvalidInput,
-        format!("expected a regular file, found {found}"),
+        format!("expected a regular file, found {}", kind_in_words(kind)),
     ))
+}
+
+/// What a file of type `kind` is, in words, for messages: "a file" (a regular one), "a
+/// directory", "a FIFO", "a socket", "a device", or "something else".
+///
+/// ```
+/// let dir = std::env::temp_dir();
+/// let kind = std::fs::metadata(&dir).unwrap().file_type();
+/// assert_eq!(npuzzle::files::kind_in_words(kind), "a directory");
+/// ```
+pub fn kind_in_words(kind: std::fs::FileType) -> &'static str {
+    if kind.is_file() {
+        return "a file";
+    }
+    if kind.is_dir() {
+        return "a directory";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        } else if kind.is_socket() {
+            return "a socket";
+        } else if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+    }
+    "something else"
 }
 
 /// The bytes of the regular file in `path` (see [`open_regular`]).
