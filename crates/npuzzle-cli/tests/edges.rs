@@ -5,7 +5,7 @@ mod common;
 
 use std::process::Stdio;
 
-use common::{command, npuzzle, refused, sandbox, temp_dir, text};
+use common::{command, mkfifo, npuzzle, refused, sandbox, temp_dir, text};
 
 /// A board `moves` (a solution) away from the goal of `size`.
 fn board(size: &str, moves: &str) -> String {
@@ -89,11 +89,7 @@ fn render_writes_through_links_fifos_and_devices() {
         .starts_with("<svg"));
     // A FIFO: its reader gets the picture and it stays a FIFO.
     let fifo = dir.join("pipe");
-    assert!(std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap()
-        .success());
+    mkfifo(&fifo);
     let reader = {
         let fifo = fifo.clone();
         std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
@@ -132,11 +128,7 @@ fn odd_entries_in_the_database_folder_never_block() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     let first = text(&o.stdout).split(':').next().unwrap().to_string();
     std::fs::remove_file(&first).unwrap();
-    assert!(std::process::Command::new("mkfifo")
-        .arg(&first)
-        .status()
-        .unwrap()
-        .success());
+    mkfifo(std::path::Path::new(&first));
     std::fs::create_dir_all(pdb.join("pdb-4x4-0000000000000000-1.2.npz")).unwrap();
     for args in [&["pdb", "list"][..], &["pdb", "verify"]] {
         let mut child = command(args)
@@ -419,11 +411,7 @@ fn a_database_folder_that_is_not_a_folder_is_refused() {
     let file = dir.join("a-file");
     std::fs::write(&file, "x").unwrap();
     let fifo = dir.join("a-fifo");
-    let made = std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap();
-    assert!(made.success());
+    mkfifo(&fifo);
     let link = dir.join("a-link");
     std::os::unix::fs::symlink(&file, &link).unwrap();
     let b = "8 1 3/4 0 2/7 6 5";

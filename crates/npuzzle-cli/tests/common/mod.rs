@@ -101,3 +101,9 @@ pub fn refused(args: &[&str], want: &str, code: i32) {
     assert_eq!(o.status.code(), Some(code), "{args:?}: {err}");
     assert!(err.contains(want), "{args:?}: expected {want:?} in {err}");
 }
+
+/// Makes a FIFO at `path` with the system's `mkfifo`.
+pub fn mkfifo(path: &std::path::Path) {
+    let made = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(made.success(), "mkfifo {}", path.display());
+}
