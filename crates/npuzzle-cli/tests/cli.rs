@@ -1445,13 +1445,25 @@ fn serve_answers_on_its_printed_address_and_stops_on_ctrl_c() {
             .next()
             .unwrap()
             .to_string();
-        let mut s = std::net::TcpStream::connect(format!("127.0.0.1:{port}")).unwrap();
-        s.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let ask = |host: &str| {
+            let mut s = std::net::TcpStream::connect(format!("127.0.0.1:{port}")).unwrap();
+            write!(
+                s,
+                "GET /api/health HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+            )
             .unwrap();
-        let mut answer = String::new();
-        s.read_to_string(&mut answer).unwrap();
+            let mut answer = String::new();
+            s.read_to_string(&mut answer).unwrap();
+            answer
+        };
+        let answer = ask(&format!("127.0.0.1:{port}"));
         assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
         assert!(answer.contains("\"status\":\"ok\""), "{answer}");
+        // Another name is refused (a page that rebinds its name to this machine); an
+        // address is answered where the server listens on every interface.
+        assert!(ask(&format!("evil.example:{port}")).starts_with("HTTP/1.1 403"));
+        let lan = ask(&format!("10.1.2.3:{port}"));
+        assert_eq!(lan.starts_with("HTTP/1.1 200"), warns, "{bind}: {lan}");
         let st = std::process::Command::new("kill")
             .args(["-INT", &child.id().to_string()])
             .status()
@@ -1470,6 +1482,37 @@ fn serve_answers_on_its_printed_address_and_stops_on_ctrl_c() {
         "--bind: expected an address",
         2,
     );
+    // Limits that would refuse every solve, and mapping, are refused at the start.
+    for (args, says) in [
+        (
+            &["--time-limit", "0"][..],
+            "--time-limit: expected a time above 0",
+        ),
+        (
+            &["--max-nodes", "0"][..],
+            "--max-nodes: expected at least 1",
+        ),
+        (
+            &["--max-memory", "0"][..],
+            "--max-memory: expected at least 1M",
+        ),
+        (
+            &["--pdb-load", "map"][..],
+            "--pdb-load: expected auto or read",
+        ),
+        (
+            &["--max-connections", "0"][..],
+            "--max-connections: expected from 1",
+        ),
+        (
+            &["--allow-host", "a:80"][..],
+            "--allow-host: expected a host name",
+        ),
+    ] {
+        let mut all = vec!["serve", "--bind", "127.0.0.1:0"];
+        all.extend_from_slice(args);
+        common::refused(&all, says, 2);
+    }
 }
 
 /// The files in the sandbox's database folder.

@@ -22,8 +22,6 @@ use crate::Config;
 
 /// Boards of at most this many cells are solved in the small boards' lane.
 const SMALL: usize = 9;
-/// Moves a walk scramble may have at most.
-const MAX_WALK: usize = 1_000_000;
 
 /// What every request shares.
 pub struct State {
@@ -370,20 +368,45 @@ fn run_solve(state: &State, job: &Job, limits: &Limits) -> Result<Report, Failed
     Ok(state.core.answer(&job.board, &request(job, limits))?.report)
 }
 
+/// Test builds with the `fault-injection` feature only: a request with the header
+/// `x-npuzzle-fault: panic-handler` panics in its handler, `panic-search` in its search,
+/// so that tests can show a panic is that request's 500 in a release build.
+fn inject_fault(headers: &axum::http::HeaderMap) -> bool {
+    let fault = if cfg!(feature = "fault-injection") {
+        headers.get("x-npuzzle-fault").and_then(|v| v.to_str().ok())
+    } else {
+        None
+    };
+    if fault == Some("panic-handler") {
+        panic!("fault injected in the handler");
+    }
+    fault == Some("panic-search")
+}
+
 pub async fn solve(
     Shared(state): Shared<Arc<State>>,
+    headers: axum::http::HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
     let job = match read_job(body) {
         Ok(j) => j,
         Err(r) => return r.into_response(),
     };
+    let panic_in_search = inject_fault(&headers);
     let cancel = Arc::new(AtomicBool::new(false));
     let _cancel_if_gone = CancelOnDrop(cancel.clone());
     let limits = state.limits(&cancel, state.config.time_limit);
     let lane = state.lane(job.board.size().cells());
     let st = state.clone();
-    match lane.run(move || run_solve(&st, &job, &limits)).await {
+    match lane
+        .run(move || {
+            if panic_in_search {
+                panic!("fault injected in the search");
+            }
+            run_solve(&st, &job, &limits)
+        })
+        .await
+    {
         Ok(Ok(report)) => json_response(StatusCode::OK, report.to_json()),
         Ok(Err(f)) => json_response(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -599,7 +622,10 @@ pub struct ScrambleQuery {
     goal: Option<String>,
 }
 
-pub async fn scramble(query: Result<Query<ScrambleQuery>, QueryRejection>) -> Response {
+pub async fn scramble(
+    Shared(state): Shared<Arc<State>>,
+    query: Result<Query<ScrambleQuery>, QueryRejection>,
+) -> Response {
     let bad = |m: String| error(StatusCode::UNPROCESSABLE_ENTITY, m);
     let q = match query {
         Ok(Query(q)) => q,
@@ -635,21 +661,36 @@ pub async fn scramble(query: Result<Query<ScrambleQuery>, QueryRejection>) -> Re
             return bad("size: expected a size such as size=4x4 (or a goal), found none".into())
         }
     };
-    if q.moves.is_some_and(|m| m > MAX_WALK) {
-        return bad(format!(
-            "moves: expected at most {MAX_WALK}, found {}",
-            q.moves.unwrap_or(0)
-        ));
+    if let Some(k) = q.moves {
+        if let Err(e) = npuzzle::scramble::check_walk(k) {
+            return bad(format!("moves: {e}"));
+        }
     }
     let seed = q.seed.unwrap_or_else(npuzzle::scramble::fresh_seed);
-    let mut rng = npuzzle::scramble::Rng::new(seed);
-    let (board, walk) = match q.moves {
-        Some(k) => {
-            let (b, m) = npuzzle::scramble::walk(&goal, k, &mut rng);
-            let text = Notation::Tile.format(&goal, &m);
-            (b, Some(text))
-        }
-        None => (npuzzle::scramble::uniform(&goal, &mut rng), None),
+    // A long walk on a big board takes milliseconds: in the small boards' lane, as any
+    // work, never on the server's own threads.
+    let moves = q.moves;
+    let lane = &state.small;
+    let drawn = lane
+        .run(move || {
+            let mut rng = npuzzle::scramble::Rng::new(seed);
+            match moves {
+                Some(k) => npuzzle::scramble::walk(&goal, k, &mut rng).map(|(b, m)| {
+                    let text = Notation::Tile.format(&goal, &m);
+                    (goal, b, Some(text))
+                }),
+                None => Ok((
+                    goal.clone(),
+                    npuzzle::scramble::uniform(&goal, &mut rng),
+                    None,
+                )),
+            }
+        })
+        .await;
+    let (goal, board, walk) = match drawn {
+        Ok(Ok(d)) => d,
+        Ok(Err(e)) => return bad(format!("moves: {e}")),
+        Err(r) => return refused(r, lane),
     };
     json_response(
         StatusCode::OK,

@@ -26,6 +26,7 @@
 //! ```
 
 mod api;
+mod guard;
 mod lanes;
 mod stream;
 
@@ -62,8 +63,20 @@ pub struct Config {
     pub max_nodes: u64,
     /// Memory each search may use [default: 512 MiB].
     pub max_memory: u64,
-    /// Largest request body in bytes [default: 16 KiB].
+    /// Largest request body in bytes [default: 16 KiB]: a larger `Content-Length` is
+    /// answered 413 before anything is read.
     pub body_limit: usize,
+    /// Time a client may take to send a request's body once its headers are in [default:
+    /// 10 s]; past it the answer is 408 and the connection is closed.
+    pub body_timeout: Duration,
+    /// Connections served at once [default: 256]; past it a new connection is answered
+    /// 503 and closed.
+    pub max_connections: usize,
+    /// Host names the server answers besides the loopback ones (`localhost`,
+    /// `127.0.0.1`, `[::1]`) and the address it listens on; `*` answers any. A request
+    /// naming another host is refused (403): a page on another site that rebinds its name
+    /// to this machine cannot use the server.
+    pub allowed_hosts: Vec<String>,
     /// Pattern databases loaded once and shared by every request: per goal, the
     /// partition's name (`7-8`) and the databases.
     pub pdbs: Vec<(Board, String, Arc<PdbHeuristic>)>,
@@ -79,14 +92,41 @@ impl Default for Config {
             max_nodes: 500_000_000,
             max_memory: 512 << 20,
             body_limit: 16 << 10,
+            body_timeout: Duration::from_secs(10),
+            max_connections: 256,
+            allowed_hosts: Vec::new(),
             pdbs: Vec::new(),
         }
     }
 }
 
-/// The application: every route, sharing one state.
+/// The application: every route, sharing one state, behind the guard (docs/server.md):
+/// requests must name this server in `Host` (a loopback name, or one of
+/// [`Config::allowed_hosts`]) and come from its own page or from a program (`Origin`),
+/// POST bodies must be JSON within [`Config::body_limit`] and [`Config::body_timeout`],
+/// and a panic while answering is that request's 500.
 pub fn router(config: Config) -> Router {
+    router_at(config, None)
+}
+
+/// [`router`] for a server listening on `local`: its address is answered in `Host` too
+/// (an address that is every interface's answers any address literal).
+fn router_at(config: Config, local: Option<std::net::SocketAddr>) -> Router {
     let body_limit = config.body_limit;
+    let mut hosts: Vec<String> = config
+        .allowed_hosts
+        .iter()
+        .map(|h| h.trim().trim_end_matches('.').to_ascii_lowercase())
+        .collect();
+    if let Some(a) = local.filter(|a| !a.ip().is_unspecified()) {
+        hosts.push(a.ip().to_string());
+    }
+    let policy = Arc::new(guard::Policy {
+        hosts,
+        any_ip: local.is_some_and(|a| a.ip().is_unspecified()),
+        body_limit,
+        body_timeout: config.body_timeout,
+    });
     let state = Arc::new(api::State::new(config));
     Router::new()
         .route("/", get(page))
@@ -101,6 +141,7 @@ pub fn router(config: Config) -> Router {
         .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(body_limit))
         .with_state(state)
+        .layer(axum::middleware::from_fn_with_state(policy, guard::guard))
 }
 
 /// How long a client may take to send a request's headers once it has connected (or
@@ -116,7 +157,8 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     use hyper_util::rt::{TokioIo, TokioTimer};
-    let app = router(config);
+    let connections = Arc::new(tokio::sync::Semaphore::new(config.max_connections.max(1)));
+    let app = router_at(config, listener.local_addr().ok());
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     let mut shutdown = std::pin::pin!(shutdown);
     loop {
@@ -132,6 +174,10 @@ pub async fn serve(
             () = &mut shutdown => break,
         };
         let _ = stream.set_nodelay(true);
+        let Ok(permit) = connections.clone().try_acquire_owned() else {
+            tokio::spawn(turn_away(stream));
+            continue;
+        };
         let service = hyper_util::service::TowerToHyperService::new(app.clone());
         let conn = hyper::server::conn::http1::Builder::new()
             .timer(TokioTimer::new())
@@ -139,11 +185,28 @@ pub async fn serve(
             .serve_connection(TokioIo::new(stream), service);
         let conn = graceful.watch(conn);
         tokio::spawn(async move {
+            let _held = permit;
             let _ = conn.await;
         });
     }
     graceful.shutdown().await;
     Ok(())
+}
+
+/// Answers a connection past [`Config::max_connections`]: 503 and closed, without
+/// reading its request (within a second).
+async fn turn_away(mut stream: tokio::net::TcpStream) {
+    use tokio::io::AsyncWriteExt;
+    let body = "{\"error\":\"busy: too many connections open; try again in a second\"}";
+    let answer = format!(
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: 1\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let _ = tokio::time::timeout(Duration::from_secs(1), async {
+        let _ = stream.write_all(answer.as_bytes()).await;
+        let _ = stream.shutdown().await;
+    })
+    .await;
 }
 
 async fn page() -> Response {

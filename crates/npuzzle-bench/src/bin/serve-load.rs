@@ -15,8 +15,9 @@ use npuzzle::{Board, Notation, Size};
 
 /// One request on a kept-alive connection: (status, body).
 fn call(s: &mut TcpStream, method: &str, path: &str, body: &str) -> (u16, String) {
+    let host = s.peer_addr().expect("connected");
     let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     );
     s.write_all(head.as_bytes()).expect("write");

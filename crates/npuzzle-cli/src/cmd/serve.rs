@@ -48,9 +48,18 @@ pub struct Args {
     /// Where pattern databases are kept [default: $NPUZZLE_PDB_DIR, else the cache directory].
     #[arg(long, value_name = "DIR")]
     pub pdb_dir: Option<PathBuf>,
-    /// How database files are loaded: map, read or auto.
+    /// How database files are loaded: read or auto (both read them into the server's own
+    /// memory: a server never maps a file that another program could cut short under it).
     #[arg(long, value_name = "HOW", default_value = "auto")]
     pub pdb_load: npuzzle::heuristic::pdb::Load,
+    /// A host name the server also answers to (repeat for more; `*` for any), besides
+    /// localhost, 127.0.0.1, [::1] and the address it listens on. Requests naming any other
+    /// host are refused, so that no other site's page can reach the server.
+    #[arg(long = "allow-host", value_name = "NAME")]
+    pub allow_hosts: Vec<String>,
+    /// Connections served at once; past it new ones are answered 503.
+    #[arg(long, value_name = "N", default_value_t = 256)]
+    pub max_connections: usize,
 }
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
@@ -75,6 +84,48 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             "--workers: expected at most 1024, found {}",
             args.workers
         )));
+    }
+    if args.pdb_load == npuzzle::heuristic::pdb::Load::Map {
+        return Err(Fail::input(
+            "--pdb-load: expected auto or read, found map (a file another program cuts short \
+             while it is mapped would end the server)",
+        ));
+    }
+    // Limits that would refuse every solve are refused here instead.
+    if args.time_limit.is_zero() {
+        return Err(Fail::input(
+            "--time-limit: expected a time above 0 (every solve would stop at once), found 0",
+        ));
+    }
+    if args.max_nodes == 0 {
+        return Err(Fail::input(
+            "--max-nodes: expected at least 1 (every solve would stop at once), found 0",
+        ));
+    }
+    if args.max_memory < 1 << 20 {
+        return Err(Fail::input(format!(
+            "--max-memory: expected at least 1M (every search would stop at once), found {} bytes",
+            args.max_memory
+        )));
+    }
+    if !(1..=65_536).contains(&args.max_connections) {
+        return Err(Fail::input(format!(
+            "--max-connections: expected from 1 to 65536, found {}",
+            args.max_connections
+        )));
+    }
+    for h in &args.allow_hosts {
+        let ok = h == "*"
+            || (!h.is_empty()
+                && h.len() <= 253
+                && h.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"-._".contains(&b)));
+        if !ok {
+            return Err(Fail::input(format!(
+                "--allow-host: expected a host name such as puzzle.lan (no port), or *, found {}",
+                crate::opts::quote_short(h)
+            )));
+        }
     }
     let goal = Board::solved(npuzzle::Size::square(4).expect("4x4"));
     let dir = crate::pdbs::pdb_dir(&args.pdb_dir)?;
@@ -133,6 +184,8 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         time_limit: args.time_limit,
         max_nodes: args.max_nodes,
         max_memory: args.max_memory,
+        max_connections: args.max_connections,
+        allowed_hosts: args.allow_hosts,
         pdbs,
         ..npuzzle_web::Config::default()
     };
@@ -155,7 +208,13 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         if !local.ip().is_loopback() {
             crate::note!(
                 "npuzzle: warning: listening on {local}, not loopback: anyone who can reach this \
-                 machine can use the server (there is no authentication)"
+                 machine can use the server (there is no authentication); requests must name \
+                 it by address{}",
+                if config.allowed_hosts.is_empty() {
+                    " (--allow-host NAME for a name)".to_string()
+                } else {
+                    format!(" or as {}", config.allowed_hosts.join(", "))
+                }
             );
         }
         writeln!(out, "http://{local}/")?;

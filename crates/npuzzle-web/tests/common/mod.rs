@@ -151,3 +151,11 @@ pub fn get(addr: SocketAddr, path: &str) -> Answer {
 pub fn post(addr: SocketAddr, path: &str, body: &str) -> Answer {
     request(addr, "POST", path, Some(body))
 }
+
+/// Sends `raw` (a whole request, as written) on a fresh connection and reads the answer.
+pub fn raw(addr: SocketAddr, raw: &[u8]) -> Answer {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+    s.write_all(raw).unwrap();
+    read_answer(&mut s).unwrap()
+}
