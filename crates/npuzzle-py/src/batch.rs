@@ -183,6 +183,15 @@ pub(crate) fn scrambles<'py>(
     let count: usize = whole("count", count)?;
     let seed: Option<u64> = whole_or_none("seed", seed)?;
     let walk: Option<usize> = whole_or_none("walk", walk)?;
+    if let Some(k) = walk {
+        npuzzle::scramble::check_walk(k).map_err(|e| value_error(format!("walk: {e}")))?;
+    }
+    if count > npuzzle::scramble::MAX_COUNT {
+        return Err(value_error(format!(
+            "count: expected at most {}, found {count}",
+            npuzzle::scramble::MAX_COUNT
+        )));
+    }
     let size = parse_size(size)?;
     let g = goal_arg(goal, size)?;
     let cells = size.cells();
@@ -195,7 +204,7 @@ pub(crate) fn scrambles<'py>(
     let data = py.detach(move || {
         for _ in 0..count {
             let b = match walk {
-                Some(k) => npuzzle::scramble::walk(&g, k, &mut rng).0,
+                Some(k) => npuzzle::scramble::walk_board(&g, k, &mut rng).expect("checked"),
                 None => uniform(&g, &mut rng),
             };
             data.extend_from_slice(b.cells());

@@ -111,7 +111,9 @@ pub(crate) fn scramble(
     let g = goal_arg(goal, parse_size(size)?)?;
     let mut rng = Rng::new(seed.unwrap_or_else(npuzzle::scramble::fresh_seed));
     Ok(match moves {
-        Some(k) => walk(&g, k, &mut rng).0.to_string(),
+        Some(k) => npuzzle::scramble::walk_board(&g, k, &mut rng)
+            .map_err(|e| value_error(format!("moves: {e}")))?
+            .to_string(),
         None => uniform(&g, &mut rng).to_string(),
     })
 }

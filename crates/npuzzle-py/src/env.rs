@@ -14,7 +14,9 @@ pub(crate) fn action(a: i64) -> Option<Direction> {
 pub(crate) fn draw(goal: &Board, walk_len: Option<usize>, rng: &mut Rng) -> Board {
     loop {
         let b = match walk_len {
-            Some(k) => walk(goal, k, rng).0,
+            Some(k) => {
+                npuzzle::scramble::walk_board(goal, k, rng).expect("checked at construction")
+            }
             None => uniform(goal, rng),
         };
         // A scramble that is already solved would end an episode before its first step.
@@ -22,6 +24,15 @@ pub(crate) fn draw(goal: &Board, walk_len: Option<usize>, rng: &mut Rng) -> Boar
             return b;
         }
     }
+}
+
+/// A walk length from Python: a whole number from 0 to the library's longest walk.
+pub(crate) fn walk_arg(walk: Option<i128>) -> PyResult<Option<usize>> {
+    let walk: Option<usize> = whole_or_none("walk", walk)?;
+    if let Some(k) = walk {
+        npuzzle::scramble::check_walk(k).map_err(|e| value_error(format!("walk: {e}")))?;
+    }
+    Ok(walk)
 }
 
 /// The single environment's state, stepped in Rust (the Python class wraps it).
@@ -37,7 +48,7 @@ impl _Puzzle {
     #[new]
     #[pyo3(signature = (size, walk=None, goal=None))]
     fn new(size: &str, walk: Option<i128>, goal: Option<&Bound<'_, PyAny>>) -> PyResult<_Puzzle> {
-        let walk = whole_or_none("walk", walk)?;
+        let walk = walk_arg(walk)?;
         let g = goal_arg(goal, parse_size(size)?)?;
         Ok(_Puzzle {
             board: g.clone(),
@@ -131,7 +142,7 @@ impl _VecPuzzle {
         goal: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<_VecPuzzle> {
         let num: usize = whole("num", num)?;
-        let walk = whole_or_none("walk", walk)?;
+        let walk = walk_arg(walk)?;
         let size = parse_size(size)?;
         let g = goal_arg(goal, size)?;
         let mut boards = Vec::new();

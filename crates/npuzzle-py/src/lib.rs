@@ -14,7 +14,7 @@ use npuzzle::heuristic::pdb::PdbHeuristic;
 use npuzzle::heuristic::pdb::{partition, Load, PatternDb};
 use npuzzle::report::Report;
 use npuzzle::request::{Core, Request, Sources};
-use npuzzle::scramble::{uniform, walk, Rng};
+use npuzzle::scramble::{uniform, Rng};
 use npuzzle::sequence::Metric;
 use npuzzle::{
     Algorithm, Board, Direction, DistanceTable, HeuristicKind, Limits, Notation, SearchError, Size,

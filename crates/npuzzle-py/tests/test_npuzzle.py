@@ -328,8 +328,19 @@ def test_impossible_sizes_and_times_are_errors_not_crashes():
 
     with pytest.raises(ValueError, match="time_limit"):
         npuzzle.solve("8 1 3/4 0 2/7 6 5", time_limit=1e300)
-    with pytest.raises(MemoryError, match="count"):
+    with pytest.raises(ValueError, match="count: expected at most 1000000000"):
         npuzzle.scrambles("4x4", 2**62)
+    # Walks past the library's longest are refused before anything is allocated, in
+    # every call that draws them (a walk of 10**12 moves once aborted the interpreter).
+    for call in [
+        lambda: npuzzle.scramble("4x4", seed=1, moves=10**12),
+        lambda: npuzzle.scrambles("4x4", 2, seed=1, walk=10**12),
+        lambda: npuzzle.env.SlidingPuzzleEnv(size="4x4", walk=10**12),
+        lambda: npuzzle.env.SlidingPuzzleVectorEnv(num_envs=2, size="4x4", walk=10**12),
+    ]:
+        with pytest.raises(ValueError, match="expected a walk of 0 to 1000000 moves"):
+            call()
+    assert npuzzle.scramble("4x4", seed=1, moves=1_000_000)
     with pytest.raises(MemoryError, match="num"):
         npuzzle.env.SlidingPuzzleVectorEnv(num_envs=2**62, size="3x3")
 

@@ -115,23 +115,86 @@ pub fn uniform(goal: &Board, rng: &mut Rng) -> Board {
     board
 }
 
+/// The most scrambles one call draws: 1,000,000,000.
+pub const MAX_COUNT: usize = 1_000_000_000;
+
+/// The longest random walk drawn: 1,000,000 moves (every face refuses more, before
+/// anything is allocated).
+pub const MAX_WALK: usize = 1_000_000;
+
+/// A scramble that was not drawn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ScrambleError {
+    /// A walk longer than [`MAX_WALK`].
+    WalkTooLong {
+        /// The moves asked for.
+        found: usize,
+    },
+}
+
+impl std::fmt::Display for ScrambleError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ScrambleError::WalkTooLong { found } => {
+                write!(f, "expected a walk of 0 to {MAX_WALK} moves, found {found}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ScrambleError {}
+
 /// A random walk of `moves` moves from `goal`, each drawn uniformly from the legal moves
 /// that do not undo the one before; the position reached and the moves (tile directions,
-/// from `goal`).
+/// from `goal`). More than [`MAX_WALK`] moves is an error.
 ///
 /// ```
 /// use npuzzle::scramble::{walk, Rng};
 /// use npuzzle::Board;
 /// let goal = Board::solved("3x3".parse().unwrap());
-/// let (b, m) = walk(&goal, 20, &mut Rng::new(5));
+/// let (b, m) = walk(&goal, 20, &mut Rng::new(5)).unwrap();
 /// assert_eq!(m.len(), 20);
 /// let mut back = goal.clone();
 /// back.apply_all(&m).unwrap();
 /// assert_eq!(back, b);
+/// assert!(walk(&goal, 1_000_000_000_000, &mut Rng::new(5)).is_err());
 /// ```
-pub fn walk(goal: &Board, moves: usize, rng: &mut Rng) -> (Board, Vec<Direction>) {
-    let mut board = goal.clone();
+pub fn walk(
+    goal: &Board,
+    moves: usize,
+    rng: &mut Rng,
+) -> Result<(Board, Vec<Direction>), ScrambleError> {
+    check_walk(moves)?;
     let mut path = Vec::with_capacity(moves);
+    let board = walk_with(goal, moves, rng, |d| path.push(d));
+    Ok((board, path))
+}
+
+/// The position [`walk`] reaches for the same arguments, without keeping its moves.
+///
+/// ```
+/// use npuzzle::scramble::{walk, walk_board, Rng};
+/// use npuzzle::Board;
+/// let goal = Board::solved("4x4".parse().unwrap());
+/// let b = walk_board(&goal, 50, &mut Rng::new(3)).unwrap();
+/// assert_eq!(b, walk(&goal, 50, &mut Rng::new(3)).unwrap().0);
+/// ```
+pub fn walk_board(goal: &Board, moves: usize, rng: &mut Rng) -> Result<Board, ScrambleError> {
+    check_walk(moves)?;
+    Ok(walk_with(goal, moves, rng, |_| {}))
+}
+
+/// Refuses a walk longer than [`MAX_WALK`].
+pub fn check_walk(moves: usize) -> Result<(), ScrambleError> {
+    if moves > MAX_WALK {
+        return Err(ScrambleError::WalkTooLong { found: moves });
+    }
+    Ok(())
+}
+
+fn walk_with(goal: &Board, moves: usize, rng: &mut Rng, mut each: impl FnMut(Direction)) -> Board {
+    let mut board = goal.clone();
     let mut last: Option<Direction> = None;
     for _ in 0..moves {
         let mut choices = [Direction::Up; 4];
@@ -144,10 +207,10 @@ pub fn walk(goal: &Board, moves: usize, rng: &mut Rng) -> (Board, Vec<Direction>
         }
         let d = choices[rng.below(k as u64) as usize];
         board.apply(d).expect("a legal move");
-        path.push(d);
+        each(d);
         last = Some(d);
     }
-    (board, path)
+    board
 }
 
 /// A seed drawn from the system, for a caller given none: the clock's nanoseconds, the

@@ -53,7 +53,7 @@ fn every_tile_is_drawn_where_it_stands() {
 #[test]
 fn animations_play_the_moves() {
     let goal = Board::solved("4x4".parse().unwrap());
-    let (board, moves) = walk(&goal, 30, &mut Rng::new(4));
+    let (board, moves) = walk(&goal, 30, &mut Rng::new(4)).unwrap();
     let undo = npuzzle::sequence::invert(&moves);
     let svg = animate(&board, &undo, &Style::new(&goal)).unwrap();
     let doc = roxmltree::Document::parse(&svg).expect("well-formed XML");

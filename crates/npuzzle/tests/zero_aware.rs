@@ -135,7 +135,7 @@ fn zero_aware_5_5_5_finds_shortest_15_puzzle_answers_with_fewer_nodes() {
         let mut rng = npuzzle::scramble::Rng::new(11);
         let (mut nodes_plain, mut nodes_za) = (0, 0);
         for _ in 0..10 {
-            let (start, _) = npuzzle::scramble::walk(&goal, 90, &mut rng);
+            let (start, _) = npuzzle::scramble::walk(&goal, 90, &mut rng).unwrap();
             let a = idastar_pdb(&start, &goal, &plain, &limits).unwrap();
             let b = idastar_pdb(&start, &goal, &za, &limits).unwrap();
             let lc = idastar(&start, &goal, HeuristicKind::LinearConflict, &limits).unwrap();

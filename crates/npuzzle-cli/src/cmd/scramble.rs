@@ -4,17 +4,12 @@
 use std::io::Write;
 
 use clap::Args as ClapArgs;
-use npuzzle::scramble::{uniform, walk, Rng};
+use npuzzle::scramble::{uniform, walk, Rng, MAX_COUNT, MAX_WALK};
 use npuzzle::{Board, Notation, Size};
 use serde_json::json;
 
 use crate::opts::parse_size;
 use crate::{Fail, OK};
-
-/// The most scrambles one command writes.
-const MAX_COUNT: u64 = 1_000_000_000;
-/// The longest walk.
-const MAX_WALK: usize = 1_000_000;
 
 /// Draw scrambles: positions uniform over all that can reach the goal (never an unsolvable
 /// one, never the bias of a random walk), or random walks of a given length.
@@ -51,24 +46,32 @@ pub struct Args {
 
 fn parse_count(s: &str) -> Result<u64, String> {
     match s.trim().parse::<u64>() {
-        Ok(n) if (1..=MAX_COUNT).contains(&n) => Ok(n),
+        Ok(n) if (1..=MAX_COUNT as u64).contains(&n) => Ok(n),
         _ => Err(format!(
-            "expected a count from 1 to {MAX_COUNT}, found {s:?}"
+            "expected a count from 1 to {MAX_COUNT}, found {}",
+            crate::opts::quote_short(s)
         )),
     }
 }
 
 fn parse_seed(s: &str) -> Result<u64, String> {
-    s.trim()
-        .parse::<u64>()
-        .map_err(|_| format!("expected a seed from 0 to {}, found {s:?}", u64::MAX))
+    s.trim().parse::<u64>().map_err(|_| {
+        format!(
+            "expected a seed from 0 to {}, found {}",
+            u64::MAX,
+            crate::opts::quote_short(s)
+        )
+    })
 }
 
 fn parse_walk(s: &str) -> Result<usize, String> {
     match s.trim().parse::<usize>() {
-        Ok(n) if n <= MAX_WALK => Ok(n),
+        Ok(n) => npuzzle::scramble::check_walk(n)
+            .map(|()| n)
+            .map_err(|e| e.to_string()),
         _ => Err(format!(
-            "expected a walk of 0 to {MAX_WALK} moves, found {s:?}"
+            "expected a walk of 0 to {MAX_WALK} moves, found {}",
+            crate::opts::quote_short(s)
         )),
     }
 }
@@ -93,7 +96,8 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     for i in 0..args.count {
         let (board, path) = match args.moves {
             Some(k) => {
-                let (b, p) = walk(&goal, k, &mut rng);
+                let (b, p) =
+                    walk(&goal, k, &mut rng).map_err(|e| Fail::input(format!("--moves: {e}")))?;
                 (b, Some(p))
             }
             None => (uniform(&goal, &mut rng), None),

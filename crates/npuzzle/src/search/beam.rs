@@ -2414,7 +2414,7 @@ mod tests {
     fn a_bound_proven_before_is_kept() {
         let goal = Board::solved("5x5".parse().unwrap());
         let mut rng = Rng::new(12);
-        let (start, _) = crate::scramble::walk(&goal, 40, &mut rng);
+        let (start, _) = crate::scramble::walk(&goal, 40, &mut rng).unwrap();
         let optimum = super::super::idastar(
             &start,
             &goal,

@@ -141,12 +141,12 @@ mod tests {
         for size in ["3x3", "4x4", "5x4"] {
             let goal = Board::solved(size.parse().unwrap());
             for _ in 0..20 {
-                let (start, _) = walk(&goal, 30, &mut rng);
+                let (start, _) = walk(&goal, 30, &mut rng).unwrap();
                 // A long way round: a walk of 8 moves from the start, back by a shortest
                 // way (not the walk undone, so simplifying alone cannot see the loop),
                 // then the start's own shortest way home.
                 let l = Limits::default();
-                let (there, detour) = walk(&start, 8, &mut rng);
+                let (there, detour) = walk(&start, 8, &mut rng).unwrap();
                 let back = idastar(&there, &start, HeuristicKind::LinearConflict, &l).unwrap();
                 let home = idastar(&start, &goal, HeuristicKind::LinearConflict, &l).unwrap();
                 let mut m = detour.clone();
@@ -165,7 +165,7 @@ mod tests {
     fn a_stopped_polish_keeps_what_it_has() {
         let mut rng = Rng::new(13);
         let goal = Board::solved("5x5".parse().unwrap());
-        let (start, w) = walk(&goal, 200, &mut rng);
+        let (start, w) = walk(&goal, 200, &mut rng).unwrap();
         let back = crate::sequence::invert(&w);
         // Cancelled before it starts: the moves simplified, nothing else, no error.
         let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
