@@ -201,7 +201,11 @@ fn argument_error(e: clap::Error) -> ExitCode {
     let text = e.render().to_string();
     if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
         let mut out = io::stdout().lock();
-        return match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        let mut written = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+        if written.is_ok() && stdout_closed() {
+            written = Err(io::Error::other("standard output is closed"));
+        }
+        return match written {
             Ok(()) => ExitCode::from(OK),
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::from(OK),
             Err(e) => {
@@ -251,6 +255,25 @@ impl<W: Write> Write for Counted<W> {
     }
 }
 
+/// Runs one subcommand.
+fn dispatch(command: Command, out: &mut Counted<impl Write>) -> Result<u8, Fail> {
+    match command {
+        Command::Solve(a) => cmd::solve::run(a, out),
+        Command::Compare(a) => cmd::compare::run(a, out),
+        Command::Solvable(a) => cmd::solvable::run(a, out),
+        Command::Apply(a) => cmd::moves::apply(a, out),
+        Command::Verify(a) => cmd::moves::verify(a, out),
+        Command::Judge(a) => cmd::judge::run(a, out),
+        Command::Analyze(a) => cmd::analyze::run(a, out),
+        Command::Pdb(a) => cmd::pdb::run(a, out),
+        Command::Bench(a) => cmd::bench::run(a, out),
+        Command::Scramble(a) => cmd::scramble::run(a, out),
+        Command::Moves(a) => cmd::sequence::run(a, out),
+        Command::Render(a) => cmd::render::run(a, out),
+        Command::Serve(a) => cmd::serve::run(a, out),
+    }
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -261,21 +284,19 @@ fn main() -> ExitCode {
         inner: io::BufWriter::new(stdout.lock()),
         written: 0,
     };
-    let result = match cli.command {
-        Command::Solve(a) => cmd::solve::run(a, &mut out),
-        Command::Compare(a) => cmd::compare::run(a, &mut out),
-        Command::Solvable(a) => cmd::solvable::run(a, &mut out),
-        Command::Apply(a) => cmd::moves::apply(a, &mut out),
-        Command::Verify(a) => cmd::moves::verify(a, &mut out),
-        Command::Judge(a) => cmd::judge::run(a, &mut out),
-        Command::Analyze(a) => cmd::analyze::run(a, &mut out),
-        Command::Pdb(a) => cmd::pdb::run(a, &mut out),
-        Command::Bench(a) => cmd::bench::run(a, &mut out),
-        Command::Scramble(a) => cmd::scramble::run(a, &mut out),
-        Command::Moves(a) => cmd::sequence::run(a, &mut out),
-        Command::Render(a) => cmd::render::run(a, &mut out),
-        Command::Serve(a) => cmd::serve::run(a, &mut out),
-    };
+    // A panic (a bug) ends the command with exit 5 and a word on what to do, not 101.
+    let command = cli.command;
+    let result =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| dispatch(command, &mut out)))
+            .unwrap_or_else(|_| {
+                Err(Fail {
+                    code: INTERNAL,
+                    message:
+                        "internal error: the command failed unexpectedly (a bug; please report it \
+                      with the command line and its input)"
+                            .into(),
+                })
+            });
     let mut flushed = out.flush();
     if flushed.is_ok() && out.written > 0 && stdout_closed() {
         flushed = Err(io::Error::other("standard output is closed"));

@@ -98,6 +98,18 @@ pub fn interrupt_flag() -> Arc<AtomicBool> {
     .clone()
 }
 
+/// `s` quoted for a message, cut to its first 40 characters (with how many there were)
+/// when longer: a 300-digit number is not repeated whole.
+pub fn quote_short(s: &str) -> String {
+    const KEEP: usize = 40;
+    let n = s.chars().count();
+    if n <= KEEP {
+        return format!("{s:?}");
+    }
+    let head: String = s.chars().take(KEEP).collect();
+    format!("{:?} ({n} characters)", format!("{head}..."))
+}
+
 /// A count with thousands separators: `181,440`.
 pub fn thousands(n: u64) -> String {
     let s = n.to_string();
@@ -124,14 +136,26 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
         Some('t' | 'T') => (&t[..t.len() - 1], 1 << 40),
         _ => (t, 1),
     };
+    let too_big = || {
+        format!(
+            "expected at most 16 EiB (2^64 - 1 bytes), found {}",
+            quote_short(s)
+        )
+    };
+    // A whole number is read exactly (a float would round 2^64 - 2 up to 2^64).
+    if let Ok(v) = num.trim().parse::<u128>() {
+        return u64::try_from(v * mult as u128).map_err(|_| too_big());
+    }
+    if num.trim().bytes().all(|b| b.is_ascii_digit()) && !num.trim().is_empty() {
+        return Err(too_big());
+    }
     match num.trim().parse::<f64>() {
         // 2^64 is the first value a u64 cannot hold; a larger figure is refused, not capped.
-        Ok(v) if v >= 0.0 && v * mult as f64 >= 18_446_744_073_709_551_616.0 => Err(format!(
-            "expected at most 16 EiB (2^64 - 1 bytes), found {s:?}"
-        )),
+        Ok(v) if v >= 0.0 && v * mult as f64 >= 18_446_744_073_709_551_616.0 => Err(too_big()),
         Ok(v) if v >= 0.0 && v.is_finite() => Ok((v * mult as f64) as u64),
         _ => Err(format!(
-            "expected a size such as 512M or 4G (a number, then K, M, G or T), found {s:?}"
+            "expected a size such as 512M or 4G (a number, then K, M, G or T), found {}",
+            quote_short(s)
         )),
     }
 }
@@ -155,12 +179,14 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
     };
     match num.trim().parse::<f64>() {
         Ok(v) if v >= 0.0 && v * unit > MAX_SECONDS => Err(format!(
-            "expected a time of at most {MAX_SECONDS} s (about 31 years), found {s:?}"
+            "expected a time of at most {MAX_SECONDS} s (about 31 years), found {}",
+            quote_short(s)
         )),
         Ok(v) if v >= 0.0 && v.is_finite() => Ok(Duration::from_secs_f64(v * unit)),
         _ => Err(format!(
             "expected a time such as 10, 2.5s, 500ms or 2m (a number, then ms, s, m or h), \
-             found {s:?}"
+             found {}",
+            quote_short(s)
         )),
     }
 }
@@ -171,7 +197,7 @@ pub fn parse_weight(s: &str) -> Result<f64, String> {
     let w = s
         .trim()
         .parse::<f64>()
-        .map_err(|_| format!("expected a weight from 1 to 100, found {s:?}"))?;
+        .map_err(|_| format!("expected a weight from 1 to 100, found {}", quote_short(s)))?;
     npuzzle::search::check_weight(w)
 }
 
@@ -179,8 +205,9 @@ pub fn parse_weight(s: &str) -> Result<f64, String> {
 pub fn parse_beam_width(s: &str) -> Result<usize, String> {
     let w = s.trim().parse::<usize>().map_err(|_| {
         format!(
-            "expected a beam width from 1 to {}, found {s:?}",
-            npuzzle::search::ANYTIME_MAX_WIDTH
+            "expected a beam width from 1 to {}, found {}",
+            npuzzle::search::ANYTIME_MAX_WIDTH,
+            quote_short(s)
         )
     })?;
     npuzzle::search::check_beam_width(w)?;
@@ -209,5 +236,17 @@ mod tests {
         assert_eq!(parse_bytes("16383T").unwrap(), 16383 << 40);
         let e = parse_bytes("lots").unwrap_err();
         assert!(e.contains("\"lots\""), "{e}");
+        // Exact near 2^64: 2^64 - 2 is a valid count, 2^64 is not.
+        assert_eq!(parse_bytes("18446744073709551614").unwrap(), u64::MAX - 1);
+        assert_eq!(parse_bytes("18446744073709551615").unwrap(), u64::MAX);
+        assert!(parse_bytes("18446744073709551616").is_err());
+        assert!(parse_bytes("16777216T").is_err());
+        assert_eq!(parse_bytes("16777215T").unwrap(), 16777215 << 40);
+        // A 300-digit number is not repeated whole.
+        let long = "9".repeat(300);
+        for e in [parse_bytes(&long), parse_duration(&long).map(|_| 0)] {
+            let e = e.unwrap_err();
+            assert!(e.len() < 200 && e.contains("(300 characters)"), "{e}");
+        }
     }
 }

@@ -52,6 +52,20 @@ pub fn pdb_dir(opt: &Option<PathBuf>) -> Result<Option<PathBuf>, Fail> {
     }
 }
 
+/// Proves the database file in `path` (its header and checksum, then the database built
+/// again and every entry compared) and stamps it if sound; why not otherwise.
+pub fn prove(path: &Path, limits: &Limits, threads: usize) -> Result<(), String> {
+    let meta = npuzzle::files::open_regular(path)
+        .and_then(|f| f.metadata())
+        .map_err(|e| e.to_string())?;
+    let db = PatternDb::open(path, Load::Read).map_err(|e| e.to_string())?;
+    db.prove(limits, threads)?;
+    if let Some(seal) = db.stored_seal() {
+        npuzzle::files::write_stamp(path, &meta, seal);
+    }
+    Ok(())
+}
+
 /// The sound database in `path`, or why not.
 pub fn load(path: &Path, goal: &Board, tiles: &[u8], how: Load) -> Result<PatternDb, String> {
     PatternDb::open_checked(path, goal, tiles, how)
@@ -109,7 +123,7 @@ pub fn build_one(
     must_save: bool,
     zero_aware: bool,
 ) -> Result<PatternDb, Fail> {
-    core(dir, Load::Map)
+    core(dir, Load::Read)
         .build_pdb(goal, tiles, limits, threads, must_save, zero_aware)
         .map_err(|e| match e {
             SearchError::Unsupported {

@@ -523,6 +523,15 @@ pub fn state_count_text(size: crate::Size) -> String {
     }
 }
 
+/// A time in words: `5 s`, `2 minutes`.
+pub fn human_seconds(seconds: f64) -> String {
+    if seconds >= 90.0 {
+        format!("{:.0} minutes", seconds / 60.0)
+    } else {
+        format!("{:.0} s", seconds.max(1.0))
+    }
+}
+
 /// Formats a byte count as TiB, GiB, MiB, KiB or bytes.
 pub fn human_bytes(bytes: u64) -> String {
     let b = bytes as f64;

@@ -204,25 +204,111 @@ pub fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// The name of the stamp beside `path` that says its contents passed a consistency pass.
+/// The name of the stamp beside `path` that says npuzzle wrote or proved its contents.
 fn stamp_path(path: &Path) -> std::path::PathBuf {
     let mut name = path.as_os_str().to_owned();
     name.push(".checked");
     name.into()
 }
 
-/// Whether the file in `path`, whose trailing checksum is `seal`, passed a consistency
-/// pass before: its stamp (written by [`write_stamp`]) holds the same checksum. A file
-/// replaced since, even by one sealed with a valid checksum, no longer matches.
-pub fn stamp_matches(path: &Path, seal: u64) -> bool {
-    read_regular(&stamp_path(path)).is_ok_and(|b| b == seal.to_le_bytes())
+/// The first bytes of a stamp.
+const STAMP_MAGIC: &[u8; 8] = b"NPZSTAMP";
+/// The stamp's format: the file's identity on disk (device, inode, size, change time)
+/// and its checksum.
+const STAMP_VERSION: u32 = 2;
+
+/// What a stamp records of a file: where it is on disk and when it last changed (fields
+/// that only the system sets: a copy, a file renamed over it, or a write in place gives
+/// other values), its length, and the checksum at its end (`seal`).
+fn stamp_bytes(meta: &std::fs::Metadata, seal: u64) -> Vec<u8> {
+    let mut out = Vec::with_capacity(72);
+    out.extend_from_slice(STAMP_MAGIC);
+    out.extend_from_slice(&STAMP_VERSION.to_le_bytes());
+    #[cfg(unix)]
+    let fields = {
+        use std::os::unix::fs::MetadataExt;
+        [
+            meta.dev(),
+            meta.ino(),
+            meta.size(),
+            meta.ctime() as u64,
+            meta.ctime_nsec() as u64,
+            meta.mtime() as u64,
+            meta.mtime_nsec() as u64,
+        ]
+    };
+    #[cfg(not(unix))]
+    let fields = {
+        let modified = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .unwrap_or_default();
+        [
+            0,
+            0,
+            meta.len(),
+            0,
+            0,
+            modified.as_secs(),
+            modified.subsec_nanos() as u64,
+        ]
+    };
+    for f in fields {
+        out.extend_from_slice(&f.to_le_bytes());
+    }
+    out.extend_from_slice(&seal.to_le_bytes());
+    crate::files::seal(&mut out);
+    out
 }
 
-/// Records that the file in `path`, whose trailing checksum is `seal`, passed a
-/// consistency pass, so that the next load can skip it. Best effort: a folder that
-/// cannot be written only means the pass runs again next time.
-pub fn write_stamp(path: &Path, seal: u64) {
-    let _ = write_atomic(&stamp_path(path), &seal.to_le_bytes());
+/// Whether the file in `path`, whose metadata (taken when it was opened, before it was
+/// read) is `meta` and whose trailing checksum is `seal`, was written or proven by
+/// npuzzle: its stamp (written by [`write_stamp`]) names this very file on disk,
+/// unchanged since. A stamp copied beside another file, a file copied elsewhere, replaced
+/// (even by one sealed with a valid checksum) or written in place no longer matches.
+///
+/// ```
+/// let dir = std::env::temp_dir().join(format!("npuzzle-doc-stamp-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let (a, b) = (dir.join("a.npz"), dir.join("b.npz"));
+/// std::fs::write(&a, b"sound").unwrap();
+/// std::fs::write(&b, b"forged").unwrap();
+/// let meta = |p: &std::path::Path| std::fs::metadata(p).unwrap();
+/// npuzzle::files::write_stamp(&a, &meta(&a), 7);
+/// assert!(npuzzle::files::stamp_matches(&a, &meta(&a), 7));
+/// // The stamp copied beside another file (with the same checksum) proves nothing.
+/// std::fs::copy(dir.join("a.npz.checked"), dir.join("b.npz.checked")).unwrap();
+/// assert!(!npuzzle::files::stamp_matches(&b, &meta(&b), 7));
+/// std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn stamp_matches(path: &Path, meta: &std::fs::Metadata, seal: u64) -> bool {
+    read_regular(&stamp_path(path)).is_ok_and(|b| b == stamp_bytes(meta, seal))
+}
+
+/// Whether the file in `path` is stamped as it is now (see [`stamp_matches`]), read
+/// without reading more than its last 8 bytes.
+pub fn is_stamped(path: &Path) -> bool {
+    use std::io::{Read, Seek, SeekFrom};
+    let Ok(mut file) = open_regular(path) else {
+        return false;
+    };
+    let Ok(meta) = file.metadata() else {
+        return false;
+    };
+    let mut tail = [0u8; 8];
+    meta.len() >= 8
+        && file.seek(SeekFrom::End(-8)).is_ok()
+        && file.read_exact(&mut tail).is_ok()
+        && stamp_matches(path, &meta, u64::from_le_bytes(tail))
+}
+
+/// Records that the file in `path`, whose metadata (taken before it was written out or
+/// read through) is `meta` and whose trailing checksum is `seal`, was written or proven
+/// by npuzzle, so that later loads need not prove it again. Best effort: a folder that
+/// cannot be written only means the proof runs again next time.
+pub fn write_stamp(path: &Path, meta: &std::fs::Metadata, seal: u64) {
+    let _ = write_atomic(&stamp_path(path), &stamp_bytes(meta, seal));
 }
 
 /// Removes the stamp of the file in `path`, if any.

@@ -321,10 +321,11 @@ fn each_group_once<E>(
 
 /// Whether a set of databases of a board of `cells` cells that the sources would load as
 /// `load` is mapped instead, where only a few seconds or fewer are spent with it (the fast
-/// solver, the anytime solver's sets read on demand): where the sources leave the choice
-/// to the library ([`Load::Auto`]) and it would read them into memory of their own.
+/// solver, the anytime solver's sets read on demand): where the process gives one answer
+/// and ends ([`Load::Once`]) and the files would otherwise be read into memory of their
+/// own. Everywhere else they are read (see [`Load`]).
 fn maps_instead(load: Load, cells: usize) -> bool {
-    load == Load::Auto && Load::Auto.reads(cells)
+    load == Load::Once && Load::Once.reads(cells)
 }
 
 /// Databases found for a goal: the partition's name and the databases.
@@ -417,15 +418,7 @@ fn auto_build_stopped<T>(
     }
 }
 
-/// About how many seconds building the database of `tiles` for `goal` takes on `threads`
-/// threads (0: all cores): 17 million (placement, blank cell) states a second per core
-/// here (the 8-tile 4x4 table, 4.15 billion, took 121 s on 2 cores).
-pub fn build_seconds(goal: &Board, tiles: &[u8], threads: usize) -> f64 {
-    let cores = resolve_threads(threads);
-    let entries = Placement::new(goal.size().cells(), tiles.len()).count();
-    let states = entries as f64 * (goal.size().cells() - tiles.len()) as f64;
-    states / (17e6 * cores as f64)
-}
+pub use crate::heuristic::pdb::build_seconds;
 
 impl Core {
     /// A core over `sources`, with nothing loaded yet.
@@ -744,8 +737,8 @@ impl Core {
     /// pdb build --size 6x6` makes it; read from the folder only with
     /// [`REGION_PDBS_FROM`] or more); none otherwise. A set not in memory is used only if
     /// its files can be read within [`WARM_SHARE`] of the time (see `warm_pdbs`), and
-    /// where the sources leave the choice to the library ([`Load::Auto`]) it is mapped,
-    /// not read into memory of its own: reading the 6x6 set onto huge pages took 0.16 to
+    /// where the process gives one answer ([`Load::Once`]) it is mapped, not read into
+    /// memory of its own: reading the 6x6 set onto huge pages took 0.16 to
     /// 0.86 s of a 1 s solve here (the kernel gathering free huge pages), mapping it 0.1 s,
     /// while its lookups mapped cost the beams a few per cent of their positions.
     fn region_pdbs(
@@ -796,17 +789,13 @@ impl Core {
             if !path.exists() {
                 return true;
             }
-            // A file not yet checked (no stamp of its checksum: copied in, say) would
-            // have its consistency pass on this load, minutes for the 7x7 set.
-            let checked = crate::files::file_seal(&path)
-                .ok()
-                .flatten()
-                .is_some_and(|s| crate::files::stamp_matches(&path, s));
-            if !checked {
+            // A file npuzzle did not write or prove (no stamp names it: copied in, say)
+            // is not used until `npuzzle pdb verify` proves it (minutes for the 7x7 set).
+            if !crate::files::is_stamped(&path) {
                 self.note(&format!(
-                    "{}: not checked yet, and its first check takes longer than a solve \
-                     should wait: this board goes without the {} pattern databases (npuzzle \
-                     pdb verify checks them once)",
+                    "{}: not written by npuzzle here, or changed since, and not proven yet: \
+                     this board goes without the {} pattern databases (npuzzle pdb verify \
+                     proves them once, by rebuilding them)",
                     path.display(),
                     goal.size(),
                 ));
@@ -862,8 +851,8 @@ impl Core {
 
     /// The databases the fast solver answers `goal`'s boards with: as
     /// [`pdbs_for`](Self::pdbs_for) without a budget (nothing is built), but where the
-    /// sources leave the choice to the library ([`Load::Auto`]) and no set is at hand yet,
-    /// the files are mapped rather than read: the fast solver looks up a few thousand
+    /// process gives one answer ([`Load::Once`]) and no set is at hand yet, the files are
+    /// mapped rather than read: the fast solver looks up a few thousand
     /// entries, and reading the 24-puzzle's catalogue (1.1 GB of it) first took 1-4.7 s
     /// here against 0.44 s mapped for the whole answer.
     pub fn pdbs_for_fast(
@@ -1900,14 +1889,21 @@ mod tests {
     /// load are loaded so, and sets the library maps anyway (7x7's) stay mapped.
     #[test]
     fn sets_read_on_demand_are_mapped_where_the_library_chooses() {
-        assert!(maps_instead(Load::Auto, 36));
-        assert!(maps_instead(Load::Auto, 25));
-        assert!(!maps_instead(Load::Auto, 49), "mapped by Auto itself");
-        assert!(!Load::Auto.reads(49));
-        assert!(!maps_instead(Load::Auto, 16), "mapped by Auto itself");
+        assert!(maps_instead(Load::Once, 36));
+        assert!(maps_instead(Load::Once, 25));
+        assert!(!maps_instead(Load::Once, 49), "mapped by Once itself");
+        assert!(!Load::Once.reads(49));
+        assert!(!maps_instead(Load::Once, 16), "mapped by Once itself");
         assert!(!maps_instead(Load::Read, 36), "the sources said read");
         assert!(!maps_instead(Load::Map, 36), "the sources said map");
         // The exact searches of 17 to 25 cells still read their sets (pdbs_for).
-        assert!(Load::Auto.reads(25));
+        assert!(Load::Once.reads(25));
+        // Servers, batches and libraries (Auto) never map a file on their own.
+        for cells in [4, 9, 16, 25, 36, 49, 256] {
+            assert!(
+                Load::Auto.reads(cells) && !maps_instead(Load::Auto, cells),
+                "{cells}"
+            );
+        }
     }
 }

@@ -117,7 +117,7 @@ fn anytime_on_big_boards_reaches_the_goal_with_a_sound_bound() {
         assert!(st.expanded > 0, "{shape}");
         assert!(a.width == 0 || st.generated > 0, "{shape}: {st:?}");
         // Boards a few moves from the goal are proven at once, on every size.
-        let (near, _) = walk(&goal, 12, &mut rng);
+        let (near, _) = walk(&goal, 12, &mut rng).unwrap();
         let a = anytime(&near, &goal, 2, &within(2000)).unwrap();
         assert!(a.proven, "{shape}");
         assert!(reaches(&near, &a.solution.moves, &goal) && a.solution.len() <= 12);
@@ -241,7 +241,7 @@ fn anytime_with_databases_reaches_the_goal_with_a_sound_bound() {
             }
         };
         for _ in 0..4 {
-            let (start, _) = walk(&goal, 24, &mut rng);
+            let (start, _) = walk(&goal, 24, &mut rng).unwrap();
             let optimum = npuzzle::search::idastar(
                 &start,
                 &goal,
@@ -412,14 +412,15 @@ fn databases_too_slow_to_read_are_left_out_with_a_note() {
         limits: within(1000),
         ..Request::default()
     };
-    // Unchecked files (no stamps) are not read at all: their first check would take
-    // minutes. Stamped ones are read until the quarter of the time is gone.
-    for (stamped, said) in [(false, "not checked yet"), (true, "were not read within")] {
+    // Unproven files (no stamps) are not read at all: their proof would take minutes.
+    // Stamped ones are read until the quarter of the time is gone.
+    for (stamped, said) in [(false, "not proven yet"), (true, "were not read within")] {
         if stamped {
             for tiles in &parts {
                 let path = dir.join(file_name(&region, tiles));
                 let seal = npuzzle::files::file_seal(&path).unwrap().unwrap();
-                npuzzle::files::write_stamp(&path, seal);
+                let meta = std::fs::metadata(&path).unwrap();
+                npuzzle::files::write_stamp(&path, &meta, seal);
             }
         }
         let notes = Arc::new(Mutex::new(Vec::<String>::new()));

@@ -144,7 +144,10 @@ pub struct Args {
 fn parse_count(s: &str) -> Result<usize, String> {
     match s.trim().parse::<usize>() {
         Ok(n) if (1..=1_000_000).contains(&n) => Ok(n),
-        _ => Err(format!("expected a count from 1 to 1,000,000, found {s:?}")),
+        _ => Err(format!(
+            "expected a count from 1 to 1,000,000, found {}",
+            crate::opts::quote_short(s)
+        )),
     }
 }
 

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args as ClapArgs, Subcommand};
 use npuzzle::error::human_bytes;
-use npuzzle::heuristic::pdb::{file_name_of, partitions, Load, PatternDb, PdbInfo};
+use npuzzle::heuristic::pdb::{file_name_of, partitions, Load, PdbInfo};
 use npuzzle::Board;
 
 use crate::opts::{parse_size, LimitOpts};
@@ -60,8 +60,17 @@ pub enum Action {
     },
     /// List the databases in the directory.
     List,
-    /// Check every database file (magic, version, checksum, contents).
-    Verify,
+    /// Prove every database file: its magic, version and checksum, then the database built
+    /// again and every entry compared (as long as a build: minutes for the large ones).
+    /// A sound file is stamped, and used from then on without a proof; a file npuzzle did
+    /// not write here (copied in, or changed since) is used only once proven.
+    Verify {
+        /// Threads [default: all cores].
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        #[command(flatten)]
+        limits: LimitOpts,
+    },
     /// Remove database files: all of them, or those of one size.
     Remove {
         /// Only this size.
@@ -152,7 +161,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                 let path = dir.join(file_name_of(&goal, tiles, zero_aware));
                 if !force
                     && path.exists()
-                    && crate::pdbs::load(&path, &goal, tiles, Load::Map).is_ok()
+                    && crate::pdbs::load(&path, &goal, tiles, Load::Read).is_ok()
                 {
                     writeln!(out, "{}: present", path.display())?;
                     continue;
@@ -197,20 +206,13 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             }
             Ok(OK)
         }
-        Action::Verify => {
+        Action::Verify { threads, limits } => {
             let mut code = OK;
             for p in files(&dir) {
-                // The checksum, then the consistency pass over every entry (always run
-                // here, stamp or not; a sound file is stamped for later loads).
-                let checked = PatternDb::map(&p)
-                    .map_err(|e| e.to_string())
-                    .and_then(|db| {
-                        db.check_consistent(0)?;
-                        if let Some(seal) = db.stored_seal() {
-                            npuzzle::files::write_stamp(&p, seal);
-                        }
-                        Ok(())
-                    });
+                // The checksum, then the proof: the database built again and every entry
+                // compared (always run here, stamp or not); a sound file is stamped, so
+                // that later loads use it without a proof.
+                let checked = crate::pdbs::prove(&p, &limits.limits(), threads);
                 match checked {
                     Ok(()) => writeln!(out, "{}: ok", p.display())?,
                     Err(e) => {

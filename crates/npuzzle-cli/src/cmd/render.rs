@@ -46,7 +46,8 @@ fn parse_tps(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(v) if (0.1..=100.0).contains(&v) => Ok(v),
         _ => Err(format!(
-            "expected from 0.1 to 100 moves a second, found {s:?}"
+            "expected from 0.1 to 100 moves a second, found {}",
+            crate::opts::quote_short(s)
         )),
     }
 }

@@ -133,7 +133,10 @@ pub struct Seq {
 fn parse_window(s: &str) -> Result<usize, String> {
     match s.trim().parse::<usize>() {
         Ok(n) if (2..=40).contains(&n) => Ok(n),
-        _ => Err(format!("expected a window of 2 to 40 moves, found {s:?}")),
+        _ => Err(format!(
+            "expected a window of 2 to 40 moves, found {}",
+            crate::opts::quote_short(s)
+        )),
     }
 }
 

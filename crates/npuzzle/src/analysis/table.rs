@@ -328,9 +328,9 @@ impl DistanceTable {
         let goal = Board::from_cells(size, r.take(size.cells())?.to_vec())
             .map_err(|e| FileError::Invalid(format!("goal: {e}")))?;
         let hlen = r.u32()? as usize;
-        if hlen == 0 || hlen > 1000 {
+        if hlen == 0 || hlen > MAX_DEPTHS {
             return Err(FileError::Invalid(format!(
-                "expected 1 to 1000 depths, found {hlen}"
+                "expected 1 to {MAX_DEPTHS} depths, found {hlen}"
             )));
         }
         let histogram: Vec<u64> = (0..hlen).map(|_| r.u64()).collect::<Result<_, _>>()?;
@@ -374,34 +374,99 @@ impl DistanceTable {
     pub fn save(&self, path: &Path) -> io::Result<()> {
         let bytes = self.to_bytes();
         write_atomic(path, &bytes)?;
-        if let Some(seal) = crate::files::stored_seal(&bytes) {
-            crate::files::write_stamp(path, seal);
+        if let (Some(seal), Ok(meta)) = (crate::files::stored_seal(&bytes), std::fs::metadata(path))
+        {
+            crate::files::write_stamp(path, &meta, seal);
         }
         Ok(())
     }
 
-    /// Reads a table from `path`. A file that [`save`](DistanceTable::save) did not
-    /// write (its stamp beside it, `NAME.checked`, does not hold its checksum) is proven
-    /// by [`verify`](DistanceTable::verify) within `Limits::default()` on its first load,
+    /// The length a table file must have, from its first bytes (at least its header:
+    /// magic, version, size, goal, histogram and word count), checked before the rest is
+    /// read: a large file of something else is refused at once.
+    fn file_len_from_header(head: &[u8]) -> Result<u64, FileError> {
+        check_header(head, TABLE_MAGIC, TABLE_VERSION)?;
+        let mut r = Reader::new(head);
+        r.take(12)?;
+        let dims = r.take(4)?;
+        let size = Size::new(dims[0] as usize, dims[1] as usize)
+            .map_err(|e| FileError::Invalid(format!("size: {e}")))?;
+        let goal = Board::from_cells(size, r.take(size.cells())?.to_vec())
+            .map_err(|e| FileError::Invalid(format!("goal: {e}")))?;
+        let hlen = r.u32()? as usize;
+        if hlen == 0 || hlen > MAX_DEPTHS {
+            return Err(FileError::Invalid(format!(
+                "expected 1 to {MAX_DEPTHS} depths, found {hlen}"
+            )));
+        }
+        r.take(hlen * 8)?;
+        let words = r.u64()?;
+        let ix = Indexer::new(&goal).map_err(|e| FileError::Invalid(e.to_string()))?;
+        let want = ix.states().div_ceil(32);
+        if words != want {
+            return Err(FileError::Invalid(format!(
+                "expected {want} words of bits for {size}, found {words}"
+            )));
+        }
+        Ok(r.pos as u64 + 4 * words + 8)
+    }
+
+    /// Reads a table from `path`. Its header is checked first (a file of another kind,
+    /// or of another length than its header says, is refused before the rest is read).
+    /// A file that [`save`](DistanceTable::save) did not write here (its stamp beside
+    /// it, `NAME.checked`, names another file, or the file changed since) is proven by
+    /// [`verify`](DistanceTable::verify) within `Limits::default()` on its first load,
     /// and stamped if sound: a forged file, sealed with a valid checksum, is refused.
     pub fn load(path: &Path) -> Result<DistanceTable, FileError> {
-        let bytes = crate::files::read_regular(path).map_err(|e| FileError::Io {
-            path: path.display().to_string(),
-            error: e.to_string(),
-        })?;
+        use std::io::Read;
+        let io = crate::files::io_error(path);
+        let mut file = crate::files::open_regular(path).map_err(io)?;
+        // Taken before the bytes are read: a change made while they are read gives the
+        // file another change time than the stamp will record.
+        let meta = file.metadata().map_err(io)?;
+        let mut head = Vec::new();
+        file.by_ref()
+            .take(HEADER_MAX as u64)
+            .read_to_end(&mut head)
+            .map_err(io)?;
+        let want = DistanceTable::file_len_from_header(&head)?;
+        if meta.len() != want {
+            return Err(if meta.len() < want {
+                FileError::Truncated {
+                    expected: want,
+                    found: meta.len(),
+                }
+            } else {
+                FileError::Invalid(format!("expected {want} bytes, found {}", meta.len()))
+            });
+        }
+        let mut bytes = head;
+        bytes
+            .try_reserve_exact((want as usize).saturating_sub(bytes.len()))
+            .map_err(|_| FileError::Invalid(format!("cannot allocate {want} bytes")))?;
+        file.by_ref()
+            .take(want - bytes.len() as u64)
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
         let table = DistanceTable::from_bytes(&bytes)?;
         let seal = crate::files::stored_seal(&bytes);
-        if !seal.is_some_and(|s| crate::files::stamp_matches(path, s)) {
+        if !seal.is_some_and(|s| crate::files::stamp_matches(path, &meta, s)) {
             table
                 .verify(&Limits::default())
                 .map_err(FileError::Invalid)?;
             if let Some(s) = seal {
-                crate::files::write_stamp(path, s);
+                crate::files::write_stamp(path, &meta, s);
             }
         }
         Ok(table)
     }
 }
+
+/// The most depths a table's histogram holds.
+const MAX_DEPTHS: usize = 1000;
+/// The longest header a table file has: magic and version, size, goal, histogram, word
+/// count.
+const HEADER_MAX: usize = 12 + 4 + 256 + 4 + 8 * MAX_DEPTHS + 8;
 
 #[cfg(test)]
 mod tests {

@@ -6,6 +6,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 
 use clap::Args as ClapArgs;
+use npuzzle::heuristic::pdb::Load;
 use npuzzle::report::Report;
 use npuzzle::request::{Core, Request, Sources};
 use npuzzle::sequence::Metric;
@@ -102,8 +103,10 @@ pub struct Args {
     /// Where pattern databases are kept [default: $NPUZZLE_PDB_DIR, else the cache directory].
     #[arg(long, value_name = "DIR")]
     pub pdb_dir: Option<std::path::PathBuf>,
-    /// How database files are loaded: map (start at once), read (into huge pages: lookups
-    /// about 15% faster, about 1 s to load the 24-puzzle's), auto (map up to 4x4, read beyond).
+    /// How database files are loaded: map (start at once; only for files nothing else
+    /// writes meanwhile), read (into memory of the command's own, on huge pages: lookups
+    /// about 15% faster, about 1 s to load the 24-puzzle's), auto (one board on the
+    /// command line: map up to 4x4 and from 7x7, read between; a batch: read).
     #[arg(long, value_name = "HOW", default_value = "auto")]
     pub pdb_load: npuzzle::heuristic::pdb::Load,
     /// Where distance tables are kept [default: $NPUZZLE_CACHE_DIR, else ~/.cache/npuzzle].
@@ -118,7 +121,8 @@ fn parse_tps(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(v) if (0.1..=100.0).contains(&v) => Ok(v),
         _ => Err(format!(
-            "expected from 0.1 to 100 moves a second, found {s:?}"
+            "expected from 0.1 to 100 moves a second, found {}",
+            crate::opts::quote_short(s)
         )),
     }
 }
@@ -131,7 +135,10 @@ fn parse_count(s: &str) -> Result<usize, String> {
         Err(_) if !s.trim().is_empty() && s.trim().chars().all(|c| c.is_ascii_digit()) => {
             Ok(usize::MAX)
         }
-        Err(_) => Err(format!("expected a number of solutions, found {s:?}")),
+        Err(_) => Err(format!(
+            "expected a number of solutions, found {}",
+            crate::opts::quote_short(s)
+        )),
     }
 }
 
@@ -199,7 +206,13 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     let sources = Sources {
         pdb_dir: crate::pdbs::pdb_dir(&args.pdb_dir)?,
         table_dir: tables::cache_dir(&args.cache_dir),
-        load: args.pdb_load,
+        // One answer and the command ends: mapping where loading would dominate is safe
+        // enough; a batch (boards on standard input) keeps its files for longer, and a
+        // file cut short under a mapping would end it (see `Load`).
+        load: match args.pdb_load {
+            Load::Auto if args.boards.len() == 1 => Load::Once,
+            how => how,
+        },
         pdbs: Vec::new(),
         build_tables: true,
         listener: Some(crate::pdbs::listener()),

@@ -403,6 +403,16 @@ impl Ctx<'_> {
     }
 }
 
+/// About how many seconds building the database of `tiles` for `goal` takes on `threads`
+/// threads (0: all cores): 17 million (placement, blank cell) states a second per core
+/// here (the 8-tile 4x4 table, 4.15 billion, took 121 s on 2 cores).
+pub fn build_seconds(goal: &Board, tiles: &[u8], threads: usize) -> f64 {
+    let cores = crate::limits::resolve_threads(threads);
+    let entries = Placement::new(goal.size().cells(), tiles.len()).count();
+    let states = entries as f64 * (goal.size().cells() - tiles.len()) as f64;
+    states / (17e6 * cores as f64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,22 +9,34 @@ use super::{check_pattern, entry_width, huge_buffer, huge_copy, PatternDb, Place
 use crate::board::{Board, Size};
 use crate::error::{human_bytes, FileError};
 use crate::files::{check_header, check_trailer, io_error, seal, Reader};
+use crate::limits::Limits;
 use memmap2::Mmap;
 
 /// How [`PatternDb::open`] brings a database file into memory.
+///
+/// A mapped file shares the system's page cache and starts at once, but another program
+/// that cuts it short while it is mapped (`cp` over it writes it in place) ends the
+/// process with SIGBUS, and one that rewrites it changes the entries under a search. So
+/// the library reads by default, and maps only where asked to, or for a process that
+/// gives one answer and ends ([`Once`](Load::Once)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Load {
-    /// [`Map`](Load::Map) for boards of up to 16 cells, whose searches take milliseconds
-    /// (loading dominates), and of more than 36 (the anytime solver's 7x7 set, whose
-    /// reading would take a good part of its seconds); [`Read`](Load::Read) for 17 to 36
-    /// cells, whose searches take minutes (lookups dominate) or read a few hundred MB.
+    /// Read into memory of its own ([`Read`](Load::Read)), where nothing another program
+    /// does to the file can reach it: the choice for servers, batches and libraries
+    /// (catalogues of many databases open them mapped, copy the ones a search looks up
+    /// and never touch the others again).
     #[default]
     Auto,
-    /// Map the file read-only: starts at once, shares pages between processes.
+    /// Map the file read-only: starts at once, shares pages between processes; only for
+    /// files that nothing else writes while they are in use.
     Map,
     /// Read into memory of its own on huge pages: slower to start (about 1 s for the
     /// 24-puzzle's 510 MB here), lookups about 15% faster.
     Read,
+    /// For a process that gives one answer and ends (a one-board `npuzzle solve`): map
+    /// where loading would take most of the answer's time, read otherwise (see
+    /// [`reads`](Load::reads)).
+    Once,
 }
 
 impl Load {
@@ -32,16 +44,15 @@ impl Load {
     /// (rather than mapped) this way.
     pub fn reads(self, cells: usize) -> bool {
         match self {
-            Load::Read => true,
+            Load::Read | Load::Auto => true,
             Load::Map => false,
-            // Read for the exact searches of 17 to 25 cells and the anytime solver's 6x6
-            // databases (302 MiB) where they are loaded ahead (`bench`, `serve`; the
-            // library's request maps them when a solve reads them on demand, within its
-            // time: see `request`); mapped past that: the 7x7 set's 1.8 GB took about 5 s
-            // to read here, half a 10 s solve, and mapped the beams ran 9% fewer positions
-            // in the same time for the same lengths (1.484 against 1.478 times the
-            // Manhattan distance, eight boards at 10 s).
-            Load::Auto => (17..=36).contains(&cells),
+            // One answer: read for the exact searches of 17 to 25 cells and the anytime
+            // solver's 6x6 databases (302 MiB) where they are loaded ahead; mapped past
+            // that: the 7x7 set's 1.8 GB took about 5 s to read here, half a 10 s solve,
+            // and mapped the beams ran 9% fewer positions in the same time for the same
+            // lengths (1.484 against 1.478 times the Manhattan distance, eight boards at
+            // 10 s); mapped up to 16 cells too, whose searches take milliseconds.
+            Load::Once => (17..=36).contains(&cells),
         }
     }
 }
@@ -251,7 +262,8 @@ impl PatternDb {
         match how {
             Load::Map => PatternDb::map(path),
             Load::Read => PatternDb::read(path),
-            Load::Auto => {
+            Load::Auto => PatternDb::read(path),
+            Load::Once => {
                 // The board's size is in the header: bytes 12 and 13.
                 let mut head = [0u8; 14];
                 let cells = crate::files::open_regular(path)
@@ -350,7 +362,7 @@ pub fn cached_file(dir: &Path, goal: &Board, tiles: &[u8]) -> std::path::PathBuf
 impl PatternDb {
     /// Saves the database to `path` as a regular file (atomically; a FIFO or a directory
     /// in its place is an error, never replaced), with the stamp that spares
-    /// [`open_checked`](PatternDb::open_checked) its consistency pass.
+    /// [`open_checked`](PatternDb::open_checked) its proof.
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
         if let Ok(m) = std::fs::metadata(path) {
             if !m.is_file() {
@@ -362,23 +374,65 @@ impl PatternDb {
         }
         let bytes = self.to_bytes();
         crate::files::write_atomic(path, &bytes)?;
-        if let Some(seal) = crate::files::stored_seal(&bytes) {
-            crate::files::write_stamp(path, seal);
+        if let (Some(seal), Ok(meta)) = (crate::files::stored_seal(&bytes), std::fs::metadata(path))
+        {
+            crate::files::write_stamp(path, &meta, seal);
         }
         Ok(())
     }
 
-    /// Opens the database in `path` and checks that it is the one of `tiles` for `goal`,
-    /// that its entries are this goal's (the goal costs nothing) and, on its first load,
-    /// that they pass [`check_consistent`](PatternDb::check_consistent) (a stamp beside
-    /// the file, `NAME.checked`, holding its checksum, spares later loads the pass); the
-    /// message says what was expected and found.
+    /// Proves the database right: the breadth-first search that builds it is run again
+    /// within `limits` on `threads` threads (0: every core), and every entry compared.
+    /// It costs what a build costs (milliseconds for a 3x3 group, about two minutes for
+    /// the 4x4's 8-tile database on two cores).
+    ///
+    /// ```
+    /// use npuzzle::heuristic::pdb::PatternDb;
+    /// use npuzzle::{Board, Limits};
+    /// let goal = Board::solved("3x3".parse().unwrap());
+    /// let db = PatternDb::build(&goal, &[1, 2, 3, 4], &Limits::default(), 1, &mut |_| {}).unwrap();
+    /// assert!(db.prove(&Limits::default(), 1).is_ok());
+    /// ```
+    pub fn prove(&self, limits: &Limits, threads: usize) -> Result<(), String> {
+        let sound = PatternDb::build_of(
+            self.goal(),
+            self.tiles(),
+            limits,
+            threads,
+            &mut |_| {},
+            self.is_zero_aware(),
+        )
+        .map_err(|e| format!("cannot check it against a new build: {e}"))?;
+        let (mine, theirs) = (self.entries(), sound.entries());
+        if let Some(i) = (0..mine.len()).find(|&i| mine[i] != theirs[i]) {
+            let entry = i / self.width();
+            return Err(format!(
+                "expected the entries of a breadth-first search, found another at entry {entry} \
+                 of {} (forged or corrupt)",
+                self.len()
+            ));
+        }
+        Ok(())
+    }
+
+    /// Opens the database in `path` and checks that it is the one of `tiles` for `goal`
+    /// and that its entries are this goal's (the goal costs nothing). A file that npuzzle
+    /// did not write or prove here (its stamp beside it, `NAME.checked`, names another
+    /// file, or the file changed since) is proven by [`prove`](PatternDb::prove) when it
+    /// is small enough to rebuild at once (up to [`PROVE_ON_LOAD`] entries) and stamped
+    /// if sound; a larger one is refused (`npuzzle pdb verify` proves it). The message
+    /// says what was expected and found.
     pub fn open_checked(
         path: &Path,
         goal: &Board,
         tiles: &[u8],
         how: Load,
     ) -> Result<PatternDb, String> {
+        // Taken before the bytes are read: a change made while they are read gives the
+        // file another change time than a stamp records.
+        let meta = crate::files::open_regular(path)
+            .and_then(|f| f.metadata())
+            .map_err(|e| e.to_string())?;
         let db = PatternDb::open(path, how).map_err(|e| e.to_string())?;
         if db.goal() != goal || db.tiles() != tiles {
             return Err(format!(
@@ -393,15 +447,26 @@ impl PatternDb {
                 db.value(goal)
             ));
         }
-        // The first load runs the consistency pass; a stamp holding the file's checksum
-        // lets later loads skip it until the file changes.
         let seal = db.stored_seal();
-        if !seal.is_some_and(|s| crate::files::stamp_matches(path, s)) {
-            db.check_consistent(0)?;
-            if let Some(s) = seal {
-                crate::files::write_stamp(path, s);
-            }
+        if seal.is_some_and(|s| crate::files::stamp_matches(path, &meta, s)) {
+            return Ok(db);
+        }
+        if db.len() as u64 > PROVE_ON_LOAD {
+            return Err(format!(
+                "not written by npuzzle here, or changed since (no stamp names this file): not \
+                 used until proven (npuzzle pdb verify rebuilds it and compares, about {})",
+                crate::error::human_seconds(super::build_seconds(goal, tiles, 0))
+            ));
+        }
+        db.prove(&Limits::default(), 0)?;
+        if let Some(s) = seal {
+            crate::files::write_stamp(path, &meta, s);
         }
         Ok(db)
     }
 }
+
+/// The most entries a database file may have to be proven as it is loaded (rebuilt and
+/// compared: 8,388,608 entries take about a second here); a larger file npuzzle did not
+/// write is refused until `npuzzle pdb verify` proves it.
+pub const PROVE_ON_LOAD: u64 = 1 << 23;

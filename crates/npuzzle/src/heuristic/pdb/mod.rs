@@ -40,7 +40,7 @@ use std::sync::Arc;
 pub use crate::layered::Progress as BuildProgress;
 pub(crate) use additive::{check_partition_count, Side, NONE};
 pub use additive::{PdbHeuristic, MAX_SIDES};
-pub use build::{build_memory, build_memory_of};
+pub use build::{build_memory, build_memory_of, build_seconds};
 pub use file::{
     cached_file, file_name, file_name_of, zero_aware_file_name, Load, PdbInfo, PDB_MAGIC,
     PDB_VERSION, PDB_VERSION_ZERO_AWARE,
