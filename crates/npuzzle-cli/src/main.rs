@@ -108,7 +108,9 @@ pub fn search_words(e: &npuzzle::SearchError) -> String {
         E::BuildTooLong { .. } => format!(
             "{e} (npuzzle pdb build --size WxH --pdb PARTITION builds it; or raise --time-limit)"
         ),
-        E::MemoryLimit { suggestion, .. } if !suggestion.contains(' ') => {
+        E::MemoryLimit { suggestion, .. }
+            if !suggestion.is_empty() && !suggestion.contains(' ') =>
+        {
             format!("{e} (--algo {suggestion})")
         }
         E::Unsupported { reason, .. } if reason.ends_with("idastar has no such limit") => {

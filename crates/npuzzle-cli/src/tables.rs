@@ -15,23 +15,28 @@ pub fn cache_dir(opt: &Option<PathBuf>) -> Option<PathBuf> {
     opt.clone().or_else(default_dir)
 }
 
-/// Saves a table to the cache; says where, or why not.
-pub fn save(dir: Option<&Path>, table: &DistanceTable, quiet: bool) {
+/// Saves a table to the cache and says where (unless `quiet`), or says why not: the
+/// error is the message.
+pub fn save(dir: Option<&Path>, table: &DistanceTable, quiet: bool) -> Result<(), String> {
     let Some(dir) = dir else {
-        crate::note!(
-            "npuzzle: no cache directory (set NPUZZLE_CACHE_DIR or --cache-dir); table not saved"
+        return Err(
+            "no cache directory (set NPUZZLE_CACHE_DIR or --cache-dir); table not saved".into(),
         );
-        return;
     };
     let path = dir.join(table_file_name(table.goal()));
     match table.save(&path) {
-        Ok(()) if !quiet => crate::note!(
-            "npuzzle: table saved to {} ({})",
-            path.display(),
-            human_bytes(table.memory())
-        ),
-        Ok(()) => {}
-        Err(e) => crate::note!("npuzzle: cannot save the table to {}: {e}", path.display()),
+        Ok(()) => {
+            if !quiet {
+                let len = std::fs::metadata(&path).map_or(0, |m| m.len());
+                crate::note!(
+                    "npuzzle: table saved to {} ({})",
+                    path.display(),
+                    human_bytes(len)
+                );
+            }
+            Ok(())
+        }
+        Err(e) => Err(format!("cannot save the table to {}: {e}", path.display())),
     }
 }
 

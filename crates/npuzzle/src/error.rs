@@ -329,7 +329,7 @@ pub enum SearchError {
         needed: u64,
         /// Bytes allowed.
         limit: u64,
-        /// An algorithm that fits.
+        /// An algorithm that fits (empty where none does the same job).
         suggestion: &'static str,
     },
     /// The time limit ran out, the node budget was spent, or the search was cancelled.
@@ -523,6 +523,15 @@ pub fn state_count_text(size: crate::Size) -> String {
     }
 }
 
+/// The clause naming an algorithm that needs far less memory, if there is one.
+fn instead(suggestion: &str) -> String {
+    if suggestion.is_empty() {
+        String::new()
+    } else {
+        format!("; {suggestion} needs far less")
+    }
+}
+
 /// A time in words: `5 s`, `2 minutes`.
 pub fn human_seconds(seconds: f64) -> String {
     if seconds >= 90.0 {
@@ -597,8 +606,9 @@ impl fmt::Display for SearchError {
             } if *needed >= BEYOND_ANY_MACHINE => write!(
                 f,
                 "{algorithm} keeps every state it reaches, and {size} has {} states: more than any \
-                 machine holds; {suggestion} needs far less",
-                state_count_text(*size)
+                 machine holds{}",
+                state_count_text(*size),
+                instead(suggestion)
             ),
             SearchError::MemoryLimit {
                 algorithm,
@@ -608,9 +618,10 @@ impl fmt::Display for SearchError {
                 suggestion,
             } => write!(
                 f,
-                "{algorithm} on {size} needs about {} but the memory limit is {}; {suggestion} needs far less",
+                "{algorithm} on {size} needs about {} but the memory limit is {}{}",
                 human_bytes(*needed),
-                human_bytes(*limit)
+                human_bytes(*limit),
+                instead(suggestion)
             ),
             // The layered whole-space searches (database builds, analyses) report the
             // depth they reached, which bounds no solution.

@@ -32,6 +32,16 @@ pub fn checksum(bytes: &[u8]) -> u64 {
 /// in the same directory, flushed to disk, then renamed over `path`. Creates the
 /// directory if needed.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_atomic_as(path, bytes, None)
+}
+
+/// [`write_atomic`], the new file given `permissions` (else the system's default for a
+/// new file) before it takes the name.
+fn write_atomic_as(
+    path: &Path,
+    bytes: &[u8],
+    permissions: Option<std::fs::Permissions>,
+) -> io::Result<()> {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -57,6 +67,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let tmp = dir.join(format!(".{name}.{}.{nanos}.tmp", std::process::id()));
     let result = (|| {
         let mut f = std::fs::File::create(&tmp)?;
+        if let Some(p) = permissions {
+            f.set_permissions(p)?;
+        }
         f.write_all(bytes)?;
         f.sync_all()?;
         std::fs::rename(&tmp, path)
@@ -67,10 +80,13 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     result
 }
 
-/// Writes `bytes` to a path a person named. A new path or a regular file (also through a
-/// symbolic link, whose target is replaced and the link kept) is written atomically with
-/// [`write_atomic`]; anything else that exists (a FIFO, a terminal, `/dev/null`) is opened
-/// and written through, never replaced; a directory is an error.
+/// Writes `bytes` to a path a person named, as a shell's `>` would leave it, but never
+/// half written. A new path is created (its folder must exist: none is made); an existing
+/// regular file (also through a symbolic link, whose target is written and the link kept)
+/// is replaced atomically with [`write_atomic`] keeping its permissions, or, where it has
+/// other names (hard links), written in place so that every name sees the new bytes;
+/// anything else that exists (a FIFO, a terminal, `/dev/null`) is opened and written
+/// through, never replaced; a directory is an error.
 ///
 /// ```
 /// let dir = std::env::temp_dir().join(format!("npuzzle-doc-through-{}", std::process::id()));
@@ -79,11 +95,31 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// npuzzle::files::write_through(&file, b"<svg/>").unwrap();
 /// assert_eq!(std::fs::read(&file).unwrap(), b"<svg/>");
 /// assert!(npuzzle::files::write_through(&dir, b"x").is_err());
+/// // No folder is made for a path that names one that is not there.
+/// assert!(npuzzle::files::write_through(&dir.join("no/such.svg"), b"x").is_err());
 /// std::fs::remove_dir_all(&dir).unwrap();
 /// ```
 pub fn write_through(path: &Path, bytes: &[u8]) -> io::Result<()> {
     match std::fs::metadata(path) {
-        Ok(m) if m.is_file() => write_atomic(&std::fs::canonicalize(path)?, bytes),
+        Ok(m) if m.is_file() => {
+            let target = std::fs::canonicalize(path)?;
+            #[cfg(unix)]
+            let linked = {
+                use std::os::unix::fs::MetadataExt;
+                m.nlink() > 1
+            };
+            #[cfg(not(unix))]
+            let linked = false;
+            if linked {
+                let mut f = std::fs::OpenOptions::new()
+                    .write(true)
+                    .truncate(true)
+                    .open(&target)?;
+                f.write_all(bytes)?;
+                return f.sync_all();
+            }
+            write_atomic_as(&target, bytes, Some(m.permissions()))
+        }
         Ok(m) if m.is_dir() => Err(io::Error::new(
             io::ErrorKind::IsADirectory,
             "expected a file, found a directory",
@@ -106,7 +142,27 @@ pub fn write_through(path: &Path, bytes: &[u8]) -> io::Result<()> {
             f.write_all(bytes)?;
             f.sync_all()
         }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => write_atomic(path, bytes),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let dir = path
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            match std::fs::metadata(dir) {
+                Ok(m) if m.is_dir() => write_atomic(path, bytes),
+                Ok(m) => Err(io::Error::new(
+                    io::ErrorKind::NotADirectory,
+                    format!(
+                        "expected a folder at {}, found {}",
+                        dir.display(),
+                        kind_in_words(m.file_type())
+                    ),
+                )),
+                Err(_) => Err(io::Error::new(
+                    io::ErrorKind::NotFound,
+                    format!("expected a folder at {}, found none", dir.display()),
+                )),
+            }
+        }
         Err(e) => Err(e),
     }
 }
@@ -470,6 +526,23 @@ mod tests {
             .file_type()
             .is_symlink());
         assert_eq!(std::fs::read(&target).unwrap(), b"new");
+        // A file of the owner's only keeps its permissions; one with two names is written
+        // under both.
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let private = dir.join("private.svg");
+            std::fs::write(&private, b"old").unwrap();
+            std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o600)).unwrap();
+            write_through(&private, b"new").unwrap();
+            let mode = std::fs::metadata(&private).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+            let other = dir.join("other-name.svg");
+            std::fs::hard_link(&private, &other).unwrap();
+            write_through(&private, b"both").unwrap();
+            assert_eq!(std::fs::read(&other).unwrap(), b"both");
+            assert!(write_through(&dir.join("missing/x.svg"), b"x").is_err());
+            assert!(!dir.join("missing").exists(), "no folder made");
+        }
         // A dangling link: its target is created.
         let dangling = dir.join("dangling.svg");
         symlink(dir.join("made.svg"), &dangling).unwrap();

@@ -127,7 +127,14 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         report(&a, &goal, out)?;
     }
     if let (Some(f), false) = (&full, args.no_save) {
-        save(cache_dir(&args.cache_dir).as_deref(), &f.table, args.json);
+        // The analysis is printed; a table that cannot be kept is an I/O failure all the
+        // same (--no-save asks for none).
+        save(cache_dir(&args.cache_dir).as_deref(), &f.table, args.json).map_err(|message| {
+            Fail {
+                code: crate::IO,
+                message: format!("{message} (--no-save keeps no table)"),
+            }
+        })?;
     }
     Ok(OK)
 }

@@ -127,7 +127,8 @@ fn search_space(
     let size = goal.size();
     // Too many cells to index is its own reason (not a memory figure that fits the limit).
     let ix = Indexer::new(goal)?;
-    limits.check_memory("analyze", size, memory_needed(size), "idastar")?;
+    // (No other search counts every state of a size: nothing to suggest instead.)
+    limits.check_memory("analyze", size, memory_needed(size), "")?;
     let states = ix.states();
     // Small spaces are faster on one thread than with a spawn per layer.
     let threads = if states < 1 << 20 {

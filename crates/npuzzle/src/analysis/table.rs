@@ -51,14 +51,13 @@ impl DistanceTable {
                     size,
                     needed,
                     limit,
-                    suggestion,
                     ..
                 } => SearchError::MemoryLimit {
                     algorithm: "table",
                     size,
                     needed,
                     limit,
-                    suggestion,
+                    suggestion: "idastar",
                 },
                 e => e,
             })?
@@ -370,8 +369,20 @@ impl DistanceTable {
     }
 
     /// Writes the table to `path` atomically (a temporary file, then a rename), with the
-    /// stamp that spares [`load`](DistanceTable::load) its proof.
+    /// stamp that spares [`load`](DistanceTable::load) its proof. Something other than a
+    /// regular file at `path` (a FIFO, a folder) is an error, never replaced.
     pub fn save(&self, path: &Path) -> io::Result<()> {
+        if let Ok(m) = std::fs::metadata(path) {
+            if !m.is_file() {
+                return Err(io::Error::new(
+                    io::ErrorKind::AlreadyExists,
+                    format!(
+                        "expected a regular file or none, found {} in its place",
+                        crate::files::kind_in_words(m.file_type())
+                    ),
+                ));
+            }
+        }
         let bytes = self.to_bytes();
         write_atomic(path, &bytes)?;
         if let (Some(seal), Ok(meta)) = (crate::files::stored_seal(&bytes), std::fs::metadata(path))
