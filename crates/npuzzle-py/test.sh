@@ -17,5 +17,6 @@ fi
 "$venv/bin/pip" install -q --disable-pip-version-check "maturin>=1.5,<2" numpy gymnasium pytest "dask[array,distributed]" tqdm
 cargo build --locked -q -p npuzzle-cli
 echo "py: building the package (maturin develop --release)"
-(cd "$here" && VIRTUAL_ENV="$venv" PATH="$venv/bin:$PATH" maturin develop --release -q)
+# (With the fault-injection feature: the tests show that a panic is an exception.)
+(cd "$here" && VIRTUAL_ENV="$venv" PATH="$venv/bin:$PATH" maturin develop --release -q --features fault-injection)
 NPUZZLE_BIN="$target/debug/npuzzle" "$venv/bin/python" -m pytest -q "$here/tests" "$@"

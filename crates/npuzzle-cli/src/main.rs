@@ -101,6 +101,8 @@ pub fn search_words(e: &npuzzle::SearchError) -> String {
                 "pdb" => "--pdb",
                 "solutions" => "--all/--first",
                 "exact" => "--optimal",
+                "time_limit" => "--time-limit",
+                "beam_width" => "--beam-width",
                 other => other,
             };
             format!("{flag}: {reason}")

@@ -178,7 +178,40 @@ fn each_error_names_what_was_wrong() {
         ),
         (
             &["solve", "-n", "0", "8 1 3/4 0 2/7 6 5"],
-            "at least 1 solution",
+            "--all/--first: expected 1 to 1000 solutions (or all), found 0",
+            2,
+        ),
+        (
+            &["solve", "-n", "1001", "8 1 3/4 0 2/7 6 5"],
+            "expected 1 to 1000 solutions (or all), found 1001",
+            2,
+        ),
+        (
+            &["solve", "--time-limit", "0", "8 1 3/4 0 2/7 6 5"],
+            "--time-limit: expected a time limit above 0",
+            2,
+        ),
+        (
+            &[
+                "solve",
+                "--all",
+                "--pdb",
+                "5-5-5",
+                "1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15",
+            ],
+            "--pdb: pattern databases guide the search for one solution",
+            2,
+        ),
+        (
+            &[
+                "solve",
+                "--metric",
+                "mtm",
+                "--pdb",
+                "5-5-5",
+                "1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15",
+            ],
+            "--pdb: pattern databases guide the search for one solution",
             2,
         ),
         (

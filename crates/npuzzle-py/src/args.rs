@@ -114,10 +114,11 @@ pub(crate) fn whole_or_none<T: Whole>(name: &str, v: Option<i128>) -> PyResult<O
     v.map(|v| whole(name, v)).transpose()
 }
 
-/// A time limit in seconds: positive and representable, or none.
+/// A time limit in seconds: representable and not negative, or none (a limit of 0 is the
+/// library's to refuse, in the words every face gives).
 pub(crate) fn time_limit_arg(t: Option<f64>) -> PyResult<Option<Duration>> {
     match t {
-        Some(t) if t > 0.0 && Duration::try_from_secs_f64(t).is_ok() => {
+        Some(t) if t >= 0.0 && Duration::try_from_secs_f64(t).is_ok() => {
             Ok(Some(Duration::from_secs_f64(t)))
         }
         Some(t) => Err(value_error(format!(

@@ -1,5 +1,7 @@
 //! Batch calls on `(N, cells)` arrays: distances, estimates, solvability, scrambles, on the library's thread pool with the GIL released.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::*;
 
 /// The tiles of an `(N, cells)` array as one slice, its shape checked.
@@ -22,12 +24,17 @@ pub(crate) fn par_boards<R: Send + Default + Clone>(
     tiles: &[u8],
     size: Size,
     threads: usize,
+    cancel: &AtomicBool,
     f: impl Fn(&Board) -> R + Sync,
 ) -> PyResult<Vec<R>> {
     let cells = size.cells();
     let n = tiles.len() / cells.max(1);
     let bad = std::sync::Mutex::new(None::<(usize, String)>);
     let out = npuzzle::limits::par_map(n, threads, 4096, |i| {
+        // Interrupted: the rest are skipped (the call raises KeyboardInterrupt).
+        if cancel.load(Ordering::Relaxed) {
+            return R::default();
+        }
         match Board::from_cells(size, tiles[i * cells..(i + 1) * cells].to_vec()) {
             Ok(b) => f(&b),
             Err(e) => {
@@ -63,23 +70,23 @@ pub(crate) fn _distances<'py>(
     let g = goal_arg(goal, size)?;
     let tiles = flat(&boards, size)?;
     let pdb = pdbs_for(pdbs, &g)?;
-    let out = py.detach(|| -> PyResult<Vec<i32>> {
+    let cancel = Arc::new(AtomicBool::new(false));
+    let limits = Limits {
+        cancel: Some(cancel.clone()),
+        ..Limits::default()
+    };
+    let out = interruptible(py, &cancel, || -> PyResult<Vec<i32>> {
         if size.cells() <= 12 && pdb.is_none() {
-            let table = DistanceTable::build(&g, &Limits::default()).map_err(search_error)?;
-            return par_boards(tiles, size, threads, |b| {
+            let table = DistanceTable::build(&g, &limits).map_err(search_error)?;
+            return par_boards(tiles, size, threads, &cancel, |b| {
                 table.distance(b).map_or(-1, |d| d as i32)
             });
         }
         let failed = std::sync::Mutex::new(None);
-        let d = par_boards(tiles, size, threads, |b| {
+        let d = par_boards(tiles, size, threads, &cancel, |b| {
             let r = match &pdb {
-                Some(p) => npuzzle::search::idastar_pdb(b, &g, p, &Limits::default()),
-                None => npuzzle::search::idastar(
-                    b,
-                    &g,
-                    HeuristicKind::LinearConflict,
-                    &Limits::default(),
-                ),
+                Some(p) => npuzzle::search::idastar_pdb(b, &g, p, &limits),
+                None => npuzzle::search::idastar(b, &g, HeuristicKind::LinearConflict, &limits),
             };
             match r {
                 Ok(s) => s.len() as i32,
@@ -94,7 +101,7 @@ pub(crate) fn _distances<'py>(
             Some(e) => Err(search_error(e)),
             None => Ok(d),
         }
-    })?;
+    })??;
     Ok(PyArray1::from_vec(py, out))
 }
 
@@ -125,7 +132,10 @@ pub(crate) fn _estimates<'py>(
         let Some(p) = pdbs_for(pdbs, &g)? else {
             return Err(value_error("heuristic: \"pdb\" needs pdbs="));
         };
-        py.detach(|| par_boards(tiles, size, threads, |b| p.estimate(b) as i32))?
+        let cancel = AtomicBool::new(false);
+        interruptible(py, &cancel, || {
+            par_boards(tiles, size, threads, &cancel, |b| p.estimate(b) as i32)
+        })??
     } else {
         let h = heuristic
             .parse::<HeuristicKind>()
@@ -136,11 +146,12 @@ pub(crate) fn _estimates<'py>(
                 h.name()
             )));
         }
-        py.detach(|| {
-            par_boards(tiles, size, threads, |b| {
+        let cancel = AtomicBool::new(false);
+        interruptible(py, &cancel, || {
+            par_boards(tiles, size, threads, &cancel, |b| {
                 h.estimate(b, &g).map_or(-1, |v| v as i32)
             })
-        })?
+        })??
     };
     Ok(PyArray1::from_vec(py, out))
 }
@@ -159,11 +170,12 @@ pub(crate) fn _solvable<'py>(
     let size = parse_size(size)?;
     let g = goal_arg(goal, size)?;
     let tiles = flat(&boards, size)?;
-    let out = py.detach(|| {
-        par_boards(tiles, size, threads, |b| {
+    let cancel = AtomicBool::new(false);
+    let out = interruptible(py, &cancel, || {
+        par_boards(tiles, size, threads, &cancel, |b| {
             npuzzle::is_solvable(b, &g).unwrap_or(false)
         })
-    })?;
+    })??;
     Ok(PyArray1::from_vec(py, out))
 }
 
@@ -201,8 +213,12 @@ pub(crate) fn scrambles<'py>(
         .checked_mul(cells)
         .and_then(|n| data.try_reserve_exact(n).ok())
         .ok_or_else(|| too_many("count", count, size))?;
-    let data = py.detach(move || {
+    let cancel = AtomicBool::new(false);
+    let data = interruptible(py, &cancel, || {
         for _ in 0..count {
+            if cancel.load(Ordering::Relaxed) {
+                break;
+            }
             let b = match walk {
                 Some(k) => npuzzle::scramble::walk_board(&g, k, &mut rng).expect("checked"),
                 None => uniform(&g, &mut rng),
@@ -210,7 +226,7 @@ pub(crate) fn scrambles<'py>(
             data.extend_from_slice(b.cells());
         }
         data
-    });
+    })?;
     let flat = PyArray1::from_vec(py, data);
     flat.reshape([count, cells])
 }

@@ -79,6 +79,13 @@ impl _Puzzle {
                 b.size()
             )));
         }
+        if !npuzzle::is_solvable(&b, &self.goal).unwrap_or(false) {
+            return Err(value_error(format!(
+                "board: expected a board that can reach the goal {}, found {b}, which cannot \
+                 (its episode would never end)",
+                self.goal
+            )));
+        }
         self.board = b;
         Ok(PyArray1::from_slice(py, self.board.cells()))
     }

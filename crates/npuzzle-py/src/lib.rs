@@ -36,6 +36,49 @@ fn search_error(e: SearchError) -> PyErr {
     }
 }
 
+/// Runs `work` with the GIL released, on a thread of its own, while this thread looks for
+/// Ctrl-C (a KeyboardInterrupt) every 100 ms: `cancel` is set then, so that the library
+/// stops, and the interrupt is raised once `work` has returned. A panic in `work` goes on
+/// to the caller (PyO3 raises it as PanicException): nothing aborts the interpreter.
+pub(crate) fn interruptible<T: Send>(
+    py: Python<'_>,
+    cancel: &std::sync::atomic::AtomicBool,
+    work: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
+    use std::sync::mpsc::RecvTimeoutError;
+    py.detach(|| {
+        std::thread::scope(|s| {
+            let (done, finished) = std::sync::mpsc::channel::<()>();
+            let handle = s.spawn(move || {
+                let r = work();
+                let _ = done.send(());
+                r
+            });
+            let mut interrupt = None;
+            loop {
+                match finished.recv_timeout(Duration::from_millis(100)) {
+                    Ok(()) | Err(RecvTimeoutError::Disconnected) => break,
+                    Err(RecvTimeoutError::Timeout) if interrupt.is_none() => {
+                        if let Err(e) = Python::attach(|py| py.check_signals()) {
+                            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+                            interrupt = Some(e);
+                        }
+                    }
+                    Err(RecvTimeoutError::Timeout) => {}
+                }
+            }
+            let r = match handle.join() {
+                Ok(r) => r,
+                Err(panic) => std::panic::resume_unwind(panic),
+            };
+            match interrupt {
+                Some(e) => Err(e),
+                None => Ok(r),
+            }
+        })
+    })
+}
+
 /// The error for more boards than fit in memory.
 fn too_many(what: &str, n: usize, size: Size) -> PyErr {
     pyo3::exceptions::PyMemoryError::new_err(format!(
@@ -59,9 +102,35 @@ use pdbs::*;
 use solve::*;
 use split::*;
 
+/// Test builds only (the `fault-injection` feature): panics where `kind` says: "here" (in
+/// the call), "thread" (on the thread that works while this one watches for Ctrl-C) or
+/// "pool" (on one of the library's worker threads).
+#[cfg(feature = "fault-injection")]
+#[pyfunction]
+fn _fault(py: Python<'_>, kind: &str) -> PyResult<()> {
+    match kind {
+        "here" => panic!("fault injected here"),
+        "thread" => interruptible(py, &std::sync::atomic::AtomicBool::new(false), || {
+            panic!("fault injected on the working thread")
+        }),
+        "pool" => py.detach(|| {
+            npuzzle::limits::par_map(64, 2, 1, |i| {
+                if i == 63 {
+                    panic!("fault injected on a worker thread");
+                }
+                i
+            });
+            Ok(())
+        }),
+        _ => Err(value_error("kind: expected here, thread or pool")),
+    }
+}
+
 /// The extension module.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    #[cfg(feature = "fault-injection")]
+    m.add_function(wrap_pyfunction!(_fault, m)?)?;
     m.add_function(wrap_pyfunction!(parse_board, m)?)?;
     m.add_function(wrap_pyfunction!(format_board, m)?)?;
     m.add_function(wrap_pyfunction!(is_solvable, m)?)?;

@@ -33,10 +33,14 @@ impl PatternDatabases {
         let g = goal_arg(goal, parse_size(size)?)?;
         let parts = partition_arg(&g, partition)?;
         let directory = directory.map(home);
-        let dbs = py.detach(|| -> Result<Vec<PatternDb>, String> {
+        let flag = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let dbs = interruptible(py, &flag, || -> Result<Vec<PatternDb>, String> {
             let mut dbs = Vec::new();
             for tiles in &parts {
-                let lim = Limits::default();
+                let lim = Limits {
+                    cancel: Some(flag.clone()),
+                    ..Limits::default()
+                };
                 let db = PatternDb::build_of(&g, tiles, &lim, threads, &mut |_| {}, zero_aware)
                     .map_err(|e| e.to_string())?;
                 if let Some(d) = &directory {
@@ -47,7 +51,7 @@ impl PatternDatabases {
                 dbs.push(db);
             }
             Ok(dbs)
-        });
+        })?;
         let h = PdbHeuristic::new(&g, dbs.map_err(value_error)?).map_err(value_error)?;
         Ok(PatternDatabases {
             heuristic: Arc::new(h),

@@ -247,6 +247,7 @@ pub(crate) fn solve(
     let threads = whole("threads", threads)?;
     let beam_width = whole_or_none("beam_width", beam_width)?;
     let b = board_arg(board, size, "board")?;
+    let cells = b.size().cells();
     let g = goal_arg(goal, b.size())?;
     let algo = algorithm
         .parse::<Algorithm>()
@@ -312,8 +313,15 @@ pub(crate) fn solve(
             });
         })
     });
-    // The library's answer, as the CLI and the server give it; the GIL is released.
-    let report = py.detach(move || core().answer(&b, &request).map(|a| a.report));
+    // The library's answer, as the CLI and the server give it; the GIL is released. Past
+    // 9 cells (searches that can take long, some with few progress reports) the search
+    // runs on a thread of its own while this one watches for Ctrl-C.
+    let answer = move || core().answer(&b, &request).map(|a| a.report);
+    let report = if cells > 9 {
+        interruptible(py, &cancel, answer)?
+    } else {
+        py.detach(answer)
+    };
     if let Some(e) = raised.lock().unwrap_or_else(|e| e.into_inner()).take() {
         return Err(e);
     }

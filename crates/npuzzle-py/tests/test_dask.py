@@ -290,3 +290,39 @@ def test_without_dask_the_error_says_what_to_install(monkeypatch):
         nd.solve_many(["8 1 3/4 0 2/7 6 5"])
     with pytest.raises(ImportError, match="distributed is missing"):
         nd.distances(np.zeros((1, 9), dtype=np.uint8), "3x3")
+
+
+def test_the_command_ends_as_the_cli_does_at_the_edges():
+    """Empty input, a reader that stops early, a closed standard output and bytes that are
+    not UTF-8: the exit status and the words the CLI gives, never a traceback."""
+    empty = command(stdin="")
+    theirs = cli("solve", "--json", stdin="")
+    assert empty.returncode == theirs.returncode == 2, (empty.stderr, theirs.stderr)
+    assert "found none" in empty.stderr and "Traceback" not in empty.stderr
+    # Standard output closed before the start (`>&-`): exit 4, said in one line.
+    closed = subprocess.run(
+        ["sh", "-c", f'exec "{sys.executable}" -m npuzzle.dask solve --workers 1 >&-'],
+        input="8 1 3/4 0 2/7 6 5\n", capture_output=True, text=True, timeout=600, check=False,
+    )
+    assert closed.returncode == 4, closed.stderr
+    assert "standard output is closed" in closed.stderr and "Traceback" not in closed.stderr
+    # A line of bytes that are not UTF-8 among good ones: its error line, in UTF-8, as the
+    # CLI writes it; the rest answered.
+    raw = b"8 1 3/4 0 2/7 6 5\n\xff\xfe 1 2\n1 2 3/4 5 6/7 0 8\n"
+    ours = subprocess.run(
+        [sys.executable, "-m", "npuzzle.dask", "solve", "--workers", "1"],
+        input=raw, capture_output=True, timeout=600, check=False,
+    )
+    theirs = subprocess.run([BIN, "solve", "--json", "--threads", "1"], input=raw,
+                            capture_output=True, timeout=600, check=False)
+    assert ours.returncode == theirs.returncode == 2, ours.stderr
+    assert lines_without_seconds(ours.stdout.decode()) == lines_without_seconds(theirs.stdout.decode())
+    # A reader that stops after the first line: exit 0, as for the CLI.
+    many = "\n".join(npuzzle.scramble("3x3", seed=i) for i in range(2000)) + "\n"
+    status = subprocess.run(
+        ["bash", "-c", f'"{sys.executable}" -m npuzzle.dask solve --workers 1 | head -1 >/dev/null; '
+         'echo "${PIPESTATUS[0]}"'],
+        input=many, capture_output=True, text=True, timeout=600, check=False,
+    )
+    assert status.stdout.strip() == "0", status.stderr
+    assert "Traceback" not in status.stderr and "BrokenPipe" not in status.stderr, status.stderr

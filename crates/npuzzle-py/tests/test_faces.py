@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import urllib.error
 import urllib.request
 
 import pytest
@@ -161,3 +162,32 @@ def test_an_exact_search_out_of_time_is_answered_alike(faces):
         assert a["algorithm"] == "fast" and a["optimal"] is False, a
         assert a["lower_bound"] <= 38, a
         assert (a["length"], a["moves"]) == (answers[0]["length"], answers[0]["moves"]), (a, answers[0])
+
+
+@pytest.mark.parametrize(
+    "opts,says",
+    [
+        ({"solutions": 0}, "expected 1 to 1000 solutions (or all), found 0"),
+        ({"solutions": 1001}, "expected 1 to 1000 solutions (or all), found 1001"),
+        ({"time_limit": 0}, "expected a time limit above 0"),
+    ],
+)
+def test_every_face_refuses_alike(faces, opts, says):
+    """A value out of range is refused by every face, in the library's words."""
+    board = "8 1 3/4 0 2/7 6 5"
+    names = {"solutions": "--first", "time_limit": "--time-limit"}
+    flags = ["solve", "--json"]
+    for k, v in opts.items():
+        flags += [names[k], str(v)]
+    out = cli(*flags, board)
+    assert out.returncode == 2 and says in out.stderr, out.stderr
+    with pytest.raises(ValueError, match=says.replace("(", r"\(").replace(")", r"\)")):
+        npuzzle.solve(board, **opts)
+    body = json.dumps({"board": board, **opts}).encode()
+    req = urllib.request.Request(
+        f"http://{faces['address']}/api/solve", data=body, headers={"content-type": "application/json"}
+    )
+    with pytest.raises(urllib.error.HTTPError) as e:
+        urllib.request.urlopen(req, timeout=120)
+    assert e.value.code == 422
+    assert says in json.loads(e.value.read())["error"]

@@ -277,6 +277,45 @@ def test_the_environment_passes_gymnasiums_checker():
     assert 0 < npuzzle.solve(npuzzle.format_board([int(t) for t in obs])).length <= 6
 
 
+def test_the_environment_calls_only_proven_lengths_optimal():
+    import gymnasium as gym
+
+    # A uniform 6x6 board: no search proves its length, so none is called optimal.
+    env = gym.make("npuzzle/SlidingPuzzle-v0", size="6x6", optimal_info=True)
+    _, info = env.reset(seed=3)
+    assert "optimal_distance" not in info, info
+    low, length = info["distance_bounds"]
+    assert 0 < low <= length
+    # On 3x3 every length is proven.
+    env = gym.make("npuzzle/SlidingPuzzle-v0", size="3x3", optimal_info=True)
+    _, info = env.reset(seed=3)
+    assert "distance_bounds" not in info and info["optimal_distance"] >= 0
+
+
+def test_the_environment_refuses_what_would_break_an_episode():
+    import gymnasium as gym
+
+    import npuzzle.env
+
+    env = gym.make("npuzzle/SlidingPuzzle-v0", size="3x3")
+    env.reset(seed=1)
+    # A start board that can never reach the goal: its episode could never end.
+    with pytest.raises(ValueError, match="cannot"):
+        env.reset(seed=1, options={"board": "2 1 3/4 5 6/7 8 0"})
+    # Actions are whole numbers: a float or a string is not rounded or read.
+    for bad in (1.7, "1", True, 1.0, None):
+        with pytest.raises(ValueError, match="action: expected an integer 0 to 3"):
+            env.step(bad)
+    env.step(np.int64(1))
+    env.step(np.array(2))
+    vec = npuzzle.env.SlidingPuzzleVectorEnv(num_envs=2, size="3x3")
+    vec.reset(seed=1)
+    for bad in ([1.7, 0.0], ["1", "0"], [True, False]):
+        with pytest.raises(ValueError, match="actions: expected integers 0 to 3"):
+            vec.step(bad)
+    vec.step([1, 0])
+
+
 def test_the_vector_environment_steps_like_single_ones():
     import gymnasium as gym
 
@@ -449,3 +488,16 @@ def test_zero_aware_databases_are_built_and_taken_where_there(tmp_path):
     assert (e_za[:6] <= dist).all()
     with pytest.raises(ValueError, match="up to 25 cells"):
         npuzzle.PatternDatabases.build("6x6", "1,2", zero_aware=True)
+
+
+def test_a_panic_is_an_exception_and_the_interpreter_goes_on():
+    """A panic in the extension (a bug) is raised as PanicException, wherever it happens:
+    in the call, on its working thread or on a worker thread; the next call is answered.
+    The package is built in release mode, as users get it."""
+    fault = getattr(npuzzle._core, "_fault", None)
+    assert fault is not None, "built without the fault-injection feature (test.sh builds with it)"
+    for kind in ("here", "thread", "pool"):
+        with pytest.raises(BaseException) as e:
+            fault(kind)
+        assert type(e.value).__name__ == "PanicException", (kind, e.value)
+    assert npuzzle.solve("8 1 3/4 0 2/7 6 5").length > 0

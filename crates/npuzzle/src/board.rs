@@ -229,11 +229,20 @@ impl Board {
                 max: MAX_TEXT,
             });
         }
-        let raw_rows: Vec<&str> = if text.contains('/') {
+        // A byte-order mark (an editor's UTF-8 file) is no cell.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let mut raw_rows: Vec<&str> = if text.contains('/') {
             text.split('/').collect()
         } else {
             text.lines().filter(|l| !l.trim().is_empty()).collect()
         };
+        // A '/' before the first row or after the last ("/1 2/3 0/") closes no row.
+        while raw_rows.len() > 1 && raw_rows[0].trim().is_empty() {
+            raw_rows.remove(0);
+        }
+        while raw_rows.len() > 1 && raw_rows.last().is_some_and(|r| r.trim().is_empty()) {
+            raw_rows.pop();
+        }
         let mut rows: Vec<Vec<&str>> = raw_rows
             .iter()
             .map(|r| {
@@ -356,7 +365,9 @@ impl Board {
                 continue;
             }
             match tok.parse::<u64>() {
-                Ok(t) if (t as usize) < n && t > 0 => cells.push(t as u8),
+                // "00" is the blank as "08" is tile 8: a number is read by its value.
+                Ok(0) => cells.push(0),
+                Ok(t) if (t as usize) < n => cells.push(t as u8),
                 Ok(t) => {
                     return Err(ParseError::TileOutOfRange {
                         tile: t,
@@ -507,6 +518,29 @@ mod tests {
 
     fn err(text: &str, size: Option<Size>) -> ParseError {
         Board::parse(text, size).unwrap_err()
+    }
+
+    #[test]
+    fn leading_zeros_edge_slashes_and_a_byte_order_mark_are_read() {
+        let want = Board::parse("1 2 3/4 5 6/7 8 0", None).unwrap();
+        for text in [
+            "1 2 3/4 5 6/7 8 00",
+            "01 02 03/04 05 06/07 08 000",
+            "/1 2 3/4 5 6/7 8 0",
+            "1 2 3/4 5 6/7 8 0/",
+            " / 1 2 3/4 5 6/7 8 0 / ",
+            "\u{feff}1 2 3/4 5 6/7 8 0",
+            "\u{feff}1 2 3\n4 5 6\n7 8 0\n",
+        ] {
+            assert_eq!(Board::parse(text, None).as_ref(), Ok(&want), "{text:?}");
+        }
+        // Two blanks are two blanks, however written; an empty row inside is ragged.
+        assert!(matches!(
+            Board::parse("1 2 3/4 5 6/7 00 0", None),
+            Err(ParseError::DuplicateBlank { .. })
+        ));
+        assert!(Board::parse("1 2 3//4 5 6/7 8 0", None).is_err());
+        assert_eq!(Board::parse("/", None), Err(ParseError::Empty));
     }
 
     #[test]

@@ -114,7 +114,8 @@ pub struct Request {
     pub weight: Option<f64>,
     /// How moves are counted: single-tile (`Stm`) or multi-tile moves.
     pub metric: Metric,
-    /// `Some(n)`: up to `n` optimal solutions (`usize::MAX`: all).
+    /// `Some(n)`: up to `n` optimal solutions, 1 to [`MAX_SOLUTIONS`] (`usize::MAX`:
+    /// all).
     pub solutions: Option<usize>,
     /// Proven-optimal answers only: `auto` never answers with the fast solver.
     pub exact: bool,
@@ -180,6 +181,20 @@ impl Request {
     /// Checks that the options go together; the error names the field at fault.
     pub fn check(&self) -> Result<(), SearchError> {
         use Algorithm::{Astar, Auto, Fast, Idastar};
+        if let Some(n) = self.solutions {
+            if n == 0 || (n > MAX_SOLUTIONS && n != usize::MAX) {
+                return Err(bad(
+                    "solutions",
+                    format!("expected 1 to {MAX_SOLUTIONS} solutions (or all), found {n}"),
+                ));
+            }
+        }
+        if self.limits.time_limit.is_some_and(|t| t.is_zero()) {
+            return Err(bad(
+                "time_limit",
+                "expected a time limit above 0 (the search would stop at once), found 0",
+            ));
+        }
         if let Some(w) = self.weight {
             search::check_weight(w).map_err(|e| bad("weight", e))?;
             if self.solutions.is_some()
@@ -221,6 +236,16 @@ impl Request {
                 "pattern databases guide idastar (or auto, or weighted IDA*)",
             ));
         }
+        // Several solutions and the multi-tile metric are searched without the named
+        // databases: say so rather than drop them.
+        if self.pdb.is_some() && (self.solutions.is_some() || self.metric == Metric::Mtm) {
+            return Err(bad(
+                "pdb",
+                "pattern databases guide the search for one solution in single-tile moves; \
+                 several solutions are enumerated with linear conflict and the multi-tile \
+                 metric has tables of its own",
+            ));
+        }
         if let Some(w) = self.beam_width {
             search::check_beam_width(w).map_err(|e| bad("beam_width", e))?;
             if self.algorithm != Auto
@@ -252,6 +277,9 @@ impl Request {
         }
     }
 }
+
+/// The most solutions one request lists (unless it asks for all of them).
+pub const MAX_SOLUTIONS: usize = 1000;
 
 /// What the core tells its caller while it works.
 #[derive(Debug)]

@@ -442,7 +442,8 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                     total_len += len as u64;
                     total_ref += reference as u64;
                     max_time = max_time.max(s.stats.elapsed);
-                    solved += 1;
+                    // Moves that miss the goal solve nothing (they are counted as wrong).
+                    solved += usize::from(valid);
                     // The published counts for this instance, next to ours.
                     let theirs = published.as_ref().and_then(|p| p.nodes.get(&inst.id));
                     if let Some(t) = theirs {
@@ -501,19 +502,18 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                     }
                     out.flush()?;
                 }
-                Err(e @ SearchError::TimeLimit { .. }) => {
-                    code = merge(code, LIMIT);
+                // An instance without an answer (out of time, unsolvable) is reported on
+                // its line and the rest go on; the exit code says the worst.
+                Err(e) => {
+                    code = merge(code, crate::search_exit_code(&e));
                     if args.json {
                         writeln!(out, "{}", json!({"id": inst.id, "error": e.to_string()}))?;
                     } else {
                         writeln!(out, "{:>4}  {e}", inst.id)?;
                     }
-                }
-                Err(e) => {
-                    return Err(Fail {
-                        code: crate::search_exit_code(&e),
-                        message: format!("instance {}: {e}", inst.id),
-                    })
+                    if !matches!(e, SearchError::TimeLimit { .. }) {
+                        crate::note!("npuzzle: instance {} (line {}): {e}", inst.id, inst.line);
+                    }
                 }
             }
         }
@@ -676,9 +676,16 @@ fn solve_one(
         beam_width,
         ..Request::default()
     };
-    let r = core.answer(board, &request).map(|a| npuzzle::Solution {
-        moves: a.moves,
-        stats: a.stats,
+    // (An instance that cannot reach its goal is no solved instance.)
+    let r = core.answer(board, &request).and_then(|a| {
+        if a.report.solvable {
+            Ok(npuzzle::Solution {
+                moves: a.moves,
+                stats: a.stats,
+            })
+        } else {
+            Err(SearchError::Unsolvable)
+        }
     });
     *results[i].lock().expect("no panics while held") = Some(r);
     true

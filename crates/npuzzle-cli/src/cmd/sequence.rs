@@ -115,6 +115,9 @@ pub enum Action {
         /// The notation of MOVES [default: recognised from the text].
         #[arg(long, short = 'n', value_name = "NOTATION", value_parser = |s: &str| s.parse::<Notation>())]
         notation: Option<Notation>,
+        /// Print one JSON object: the board, the goal, the lengths and how many over.
+        #[arg(long)]
+        json: bool,
         #[command(flatten)]
         limits: LimitOpts,
     },
@@ -284,8 +287,17 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             moves,
             goal,
             notation,
+            json,
             limits,
-        } => opt_diff(&start, &moves, goal.as_deref(), notation, &limits, out),
+        } => opt_diff(
+            &start,
+            &moves,
+            goal.as_deref(),
+            notation,
+            json,
+            &limits,
+            out,
+        ),
     }
 }
 
@@ -336,6 +348,7 @@ fn opt_diff(
     moves: &str,
     goal: Option<&str>,
     notation: Option<Notation>,
+    json: bool,
     limits: &LimitOpts,
     out: &mut impl Write,
 ) -> Result<u8, Fail> {
@@ -373,6 +386,20 @@ fn opt_diff(
         .map_err(crate::search_fail)?
         .moves;
     let over = m.len() - optimal.len();
+    if json {
+        writeln!(
+            out,
+            "{}",
+            json!({
+                "board": board.to_string(),
+                "goal": goal.to_string(),
+                "length": m.len(),
+                "optimal": optimal.len(),
+                "over": over,
+            })
+        )?;
+        return Ok(OK);
+    }
     writeln!(
         out,
         "{}, optimal {}: {over} over{}",

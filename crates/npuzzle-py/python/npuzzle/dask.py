@@ -667,11 +667,22 @@ def solve(
 # The command
 
 
-def _read_boards(lines: Iterable[str], size: Optional[str]) -> Iterator[tuple]:
-    """(line number, text, board or None, error or None) for each board line; blank lines
-    and lines starting with # are skipped."""
+def _read_boards(lines: Iterable[Any], size: Optional[str]) -> Iterator[tuple]:
+    """(line number, text, board or None, error or None) for each board line (text, or
+    bytes as standard input gives them); blank lines and lines starting with # are
+    skipped. A line that is not UTF-8 is an error line, its text echoed without the bytes
+    that are not, as the CLI does."""
     for n, raw in enumerate(lines, start=1):
-        line = raw.strip()
+        if isinstance(raw, bytes):
+            try:
+                raw = raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                good = raw[: e.start].decode("utf-8", errors="replace").strip()
+                yield n, good, None, (
+                    f"expected UTF-8 text, found an invalid byte at column {e.start + 1}"
+                )
+                continue
+        line = raw.strip().lstrip("\ufeff")
         if not line or line.startswith("#"):
             continue
         try:
@@ -763,9 +774,26 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if a.workers is not None and a.workers < 1:
         p.error(f"--workers: expected at least 1, found {a.workers}")
 
+    # Standard output closed before the start (`>&-`): nothing could be written; said
+    # as the CLI says it (exit 4). Standard input closed: no boards (exit 2).
+    if sys.stdout is None:
+        print("npuzzle: cannot write the output: standard output is closed", file=sys.stderr)
+        return 4
+    if sys.stdin is None:
+        print("npuzzle: expected boards on standard input, found it closed", file=sys.stderr)
+        return 2
     try:
         _need_dask()
         return _command(p, a)
+    except BrokenPipeError:
+        # A reader that stopped early (`| head -1`) is not an error, as for the CLI; the
+        # output left unwritten goes nowhere (no second error at exit).
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 0
     except ImportError as e:
         print(f"npuzzle: {e}", file=sys.stderr)
         return 2
@@ -783,7 +811,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 def _command(p: Any, a: Any) -> int:
     import json
 
-    lines = list(_read_boards(sys.stdin, a.size))
+    lines = list(_read_boards(getattr(sys.stdin, "buffer", sys.stdin), a.size))
+    if not lines:
+        print("npuzzle: expected a board on standard input, found none", file=sys.stderr)
+        return 2
     databases = None
     if a.pdb_dir or a.build_pdbs:
         size = a.size or _databases_size(lines, a.partition, a.goal)

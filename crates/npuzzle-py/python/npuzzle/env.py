@@ -32,6 +32,16 @@ def _cells(size: str) -> int:
     return len(tiles)
 
 
+def _action(a) -> int:
+    """An action as Gymnasium's ``Discrete(4)`` holds it: a whole number (Python's or
+    NumPy's), never a float or a string that would be rounded or read."""
+    if isinstance(a, np.ndarray) and a.shape == ():
+        a = a[()]
+    if isinstance(a, (int, np.integer)) and not isinstance(a, (bool, np.bool_)):
+        return int(a)
+    raise ValueError(f"action: expected an integer 0 to 3, found {a!r}")
+
+
 class SlidingPuzzleEnv(gym.Env):
     """One W x H sliding puzzle.
 
@@ -40,7 +50,9 @@ class SlidingPuzzleEnv(gym.Env):
         walk: scramble by a random walk of this many moves instead of uniformly.
         goal: the goal board (default: tiles in order, blank last).
         optimal_info: put the optimal distance in ``info["optimal_distance"]`` at reset
-            and after each step (exact search: cheap on 3x3, needs ``pdbs`` on 4x4).
+            and after each step, where the search proves it (cheap on 3x3, needs ``pdbs``
+            on 4x4); where it cannot (larger boards), ``info["distance_bounds"]`` holds the
+            proven lower bound and the length found instead, and no optimal distance.
         pdbs: ``npuzzle.PatternDatabases`` for the goal, for ``optimal_info`` on 4x4.
         render_mode: ``"ansi"`` (render returns the grid) or ``"human"`` (prints it).
     """
@@ -72,8 +84,11 @@ class SlidingPuzzleEnv(gym.Env):
         if not self._optimal_info:
             return {}
         board = self._puzzle.board()
-        d = _core.solve(board, goal=self._goal, pdbs=self._pdbs, size=self._size).length
-        return {"optimal_distance": d}
+        s = _core.solve(board, goal=self._goal, pdbs=self._pdbs, size=self._size)
+        # Only a proven length is called optimal.
+        if s.optimal:
+            return {"optimal_distance": s.length}
+        return {"distance_bounds": (s.lower_bound, s.length)}
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
         super().reset(seed=seed)
@@ -85,7 +100,7 @@ class SlidingPuzzleEnv(gym.Env):
         return obs, self._info()
 
     def step(self, action):
-        obs, reward, terminated = self._puzzle.step(int(action))
+        obs, reward, terminated = self._puzzle.step(_action(action))
         if self.render_mode == "human":
             self.render()
         return obs, reward, terminated, False, self._info() if self._optimal_info else {}
@@ -140,5 +155,8 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         return obs, {}
 
     def step(self, actions):
-        obs, rewards, terminated = self._vec.step(np.asarray(actions, dtype=np.int64))
+        a = np.asarray(actions)
+        if a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
+            raise ValueError(f"actions: expected integers 0 to 3, found an array of {a.dtype}")
+        obs, rewards, terminated = self._vec.step(a.astype(np.int64))
         return obs, rewards, terminated, self._truncated.copy(), {}

@@ -127,19 +127,17 @@ fn parse_tps(s: &str) -> Result<f64, String> {
     }
 }
 
-/// Reads a count of solutions: 1 or more.
+/// Reads a count of solutions (the library checks its range, as for every face).
 fn parse_count(s: &str) -> Result<usize, String> {
-    match s.trim().parse::<usize>() {
-        Ok(0) => Err("expected at least 1 solution, found 0".to_string()),
-        Ok(n) => Ok(n),
-        Err(_) if !s.trim().is_empty() && s.trim().chars().all(|c| c.is_ascii_digit()) => {
-            Ok(usize::MAX)
-        }
-        Err(_) => Err(format!(
-            "expected a number of solutions, found {}",
-            crate::opts::quote_short(s)
-        )),
+    let t = s.trim();
+    if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
+        // A number too large for a count is still out of range, not "all" (--all is).
+        return Ok(t.parse::<usize>().unwrap_or(usize::MAX - 1));
     }
+    Err(format!(
+        "expected a number of solutions, found {}",
+        crate::opts::quote_short(s)
+    ))
 }
 
 /// What a run shares between its threads: the options, the request they make, and the
