@@ -1126,6 +1126,7 @@ fn render_draws_boards_and_animations() {
     assert!(svg.starts_with("<svg"), "{svg}");
     assert_eq!(svg.matches("<text").count(), 8);
     let dir = sandbox().join("render");
+    std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("solve.svg");
     let o = npuzzle(
         &[
@@ -1391,7 +1392,7 @@ fn solve_runs_beams_at_the_width_asked_for() {
         .to_string();
     refused(
         &["solve", "--beam-width", "32", &five],
-        "beam_width: expected a board of 26 cells or more (where auto answers by beams), \
+        "--beam-width: expected a board of 26 cells or more (where auto answers by beams), \
          found 5x5 (25 cells)",
         2,
     );

@@ -154,7 +154,7 @@ fn ctrl_c_stops_a_batch_once() {
 
 #[test]
 fn each_error_names_what_was_wrong() {
-    let cases: [(&[&str], &str, i32); 9] = [
+    let cases: [(&[&str], &str, i32); 13] = [
         (&["solve", "hello"], "found \"hello\"", 2),
         (
             &["solve", "1 2 3 4 5 6 7 8 99999999999999999999999"],
