@@ -425,9 +425,11 @@ fn write<T>(m: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
 }
 
 /// Auto's databases, or what to do when their build was stopped: a build the clock
-/// stopped (its estimate fitted the time, but a busy machine took longer) is no answer to
-/// the board, which is then solved without databases (`Ok(Err(note))`, the note saying
-/// so); a cancelled build, or any other error, stays an error.
+/// stopped (its estimate fitted the time, but a busy machine took longer), or a set whose
+/// last database no longer fits the time its first ones left, is no answer to the board,
+/// which is then solved without databases (`Ok(Err(note))`, the note saying so): auto
+/// chose the build, so auto answers all the same. A cancelled build, or any other error,
+/// stays an error.
 fn auto_build_stopped<T>(
     found: Result<Option<T>, SearchError>,
     cancelled: bool,
@@ -441,6 +443,15 @@ fn auto_build_stopped<T>(
             "auto's pattern databases did not build within the time limit ({:.1} s spent; \
              nothing saved): answered without them",
             elapsed.as_secs_f64()
+        ))),
+        Err(SearchError::BuildTooLong {
+            what,
+            seconds,
+            left,
+        }) if !cancelled => Ok(Err(format!(
+            "auto's pattern databases did not all build within the time limit ({what} would \
+             take about {seconds:.0} s, {left:.1} s were left; what was built is saved): \
+             answered without them"
         ))),
         other => other.map(Ok),
     }
@@ -1909,6 +1920,17 @@ mod tests {
             Ok(Some(7))
         );
         assert_eq!(auto_build_stopped::<u8>(Ok(None), true).unwrap(), Ok(None));
+        // The set's first databases built, the next no longer fits the time left.
+        let too_long = || SearchError::BuildTooLong {
+            what: "the pattern database of tiles [7, 8, 9] for 3x6".into(),
+            seconds: 5.0,
+            left: 4.7,
+        };
+        let note = auto_build_stopped::<u8>(Err(too_long()), false)
+            .unwrap()
+            .unwrap_err();
+        assert!(note.contains("4.7 s were left"), "{note}");
+        assert!(auto_build_stopped::<u8>(Err(too_long()), true).is_err());
     }
 
     /// Sets read on demand by the anytime solver (or the fast solver) are mapped where
