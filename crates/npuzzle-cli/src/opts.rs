@@ -36,14 +36,19 @@ impl BoardOpts {
 
     /// The goal for `board`: the --goal board if its size matches, the default otherwise.
     pub fn goal_for(goal: &Option<Board>, board: &Board) -> Result<Board, String> {
+        BoardOpts::check_goal(goal, board)?;
+        Ok(goal.clone().unwrap_or_else(|| Board::solved(board.size())))
+    }
+
+    /// Whether the --goal board, if any, is of `board`'s size (the message if not).
+    pub fn check_goal(goal: &Option<Board>, board: &Board) -> Result<(), String> {
         match goal {
             Some(g) if g.size() != board.size() => Err(format!(
                 "expected a {} board to match the goal, found a {} board",
                 g.size(),
                 board.size()
             )),
-            Some(g) => Ok(g.clone()),
-            None => Ok(Board::solved(board.size())),
+            _ => Ok(()),
         }
     }
 }

@@ -27,7 +27,10 @@ fn ask(addr: &str, fault: Option<&str>) -> String {
 fn a_panic_in_the_release_server_is_one_requests_500() {
     let required = std::env::var("NPUZZLE_RELEASE_TEST").is_ok_and(|v| v == "require");
     let Some(bin) = std::env::var_os("NPUZZLE_RELEASE_BIN") else {
-        assert!(!required, "NPUZZLE_RELEASE_TEST=require but NPUZZLE_RELEASE_BIN is not set");
+        assert!(
+            !required,
+            "NPUZZLE_RELEASE_TEST=require but NPUZZLE_RELEASE_BIN is not set"
+        );
         eprintln!("release test skipped: NPUZZLE_RELEASE_BIN names no release binary built with --features fault-injection");
         return;
     };
@@ -60,12 +63,21 @@ fn a_panic_in_the_release_server_is_one_requests_500() {
     }
     let after = ask(&addr, None);
     assert!(after.starts_with("HTTP/1.1 200"), "{after}");
-    let moves = |r: &str| r.split("\"moves\":").nth(1).map(|m| m.split(',').next().unwrap_or("").to_string());
+    let moves = |r: &str| {
+        r.split("\"moves\":")
+            .nth(1)
+            .map(|m| m.split(',').next().unwrap_or("").to_string())
+    };
     assert_eq!(moves(&before), moves(&after));
     let _ = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status();
     let o = child.wait_with_output().unwrap();
     let _ = std::fs::remove_dir_all(&home);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }

@@ -692,9 +692,15 @@ fn auto_answers_when_the_databases_it_chose_do_not_build_in_time() {
     let a = post(addr, "/api/solve", &body.to_string());
     assert_eq!(a.status, 200, "{}", a.body);
     let v = a.json();
-    let mut b: Board = "15 7 1/12 0 16/5 17 2/10 8 3/14 6 9/4 11 13".parse().unwrap();
-    let goal: Board = "0 1 2/3 4 5/6 7 8/9 10 11/12 13 14/15 16 17".parse().unwrap();
-    let m = Notation::Tile.parse(&b, v["moves"].as_str().unwrap()).unwrap();
+    let mut b: Board = "15 7 1/12 0 16/5 17 2/10 8 3/14 6 9/4 11 13"
+        .parse()
+        .unwrap();
+    let goal: Board = "0 1 2/3 4 5/6 7 8/9 10 11/12 13 14/15 16 17"
+        .parse()
+        .unwrap();
+    let m = Notation::Tile
+        .parse(&b, v["moves"].as_str().unwrap())
+        .unwrap();
     b.apply_all(&m).unwrap();
     assert_eq!(b, goal);
     assert!(v["lower_bound"].as_u64().unwrap() <= v["length"].as_u64().unwrap());

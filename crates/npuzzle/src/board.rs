@@ -231,18 +231,11 @@ impl Board {
         }
         // A byte-order mark (an editor's UTF-8 file) is no cell.
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let mut raw_rows: Vec<&str> = if text.contains('/') {
+        let raw_rows: Vec<&str> = if text.contains('/') {
             text.split('/').collect()
         } else {
             text.lines().filter(|l| !l.trim().is_empty()).collect()
         };
-        // A '/' before the first row or after the last ("/1 2/3 0/") closes no row.
-        while raw_rows.len() > 1 && raw_rows[0].trim().is_empty() {
-            raw_rows.remove(0);
-        }
-        while raw_rows.len() > 1 && raw_rows.last().is_some_and(|r| r.trim().is_empty()) {
-            raw_rows.pop();
-        }
         let mut rows: Vec<Vec<&str>> = raw_rows
             .iter()
             .map(|r| {
@@ -251,6 +244,14 @@ impl Board {
                     .collect()
             })
             .collect();
+        // A '/' before the first row or after the last ("/1 2/3 0/") closes no row.
+        while rows.len() > 1 && rows.last().is_some_and(|r| r.is_empty()) {
+            rows.pop();
+        }
+        if rows.len() > 1 && rows[0].is_empty() {
+            let first = rows.iter().position(|r| !r.is_empty()).unwrap_or(0);
+            rows.drain(..first);
+        }
         if rows.iter().all(|r| r.is_empty()) {
             return Err(ParseError::Empty);
         }

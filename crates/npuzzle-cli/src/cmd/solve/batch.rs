@@ -101,7 +101,7 @@ pub(super) fn solve_one(shared: &Shared, item: &Item, request: &Request) -> Resu
     };
     // The goal's size is checked here, in the command line's words; the request holds
     // the goal (or none: each board's solved position).
-    if let Err(e) = BoardOpts::goal_for(&shared.goal, &board) {
+    if let Err(e) = BoardOpts::check_goal(&shared.goal, &board) {
         report(&mut a, &e, BAD_INPUT)?;
         return Ok(a);
     }
