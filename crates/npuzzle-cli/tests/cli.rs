@@ -736,6 +736,25 @@ fn bench_checks_lengths_against_the_file() {
         "{}",
         text(&o.stderr)
     );
+    // An instance that cannot reach the goal (two tiles swapped) is reported on its line
+    // and not counted as solved; the others still are (exit 2: the bad instance).
+    std::fs::write(&path, file.clone() + "4 0 1 2 3 4 5 6 8 7 5\n").unwrap();
+    let o = npuzzle(
+        &["bench", path.to_str().unwrap(), "--pdb-dir", d, "--json"],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    let lines: Vec<serde_json::Value> = text(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 5, "{lines:?}");
+    assert!(lines[3]["error"]
+        .as_str()
+        .unwrap()
+        .contains("cannot reach the goal"));
+    assert_eq!(lines[4]["solved"], 3);
+    assert_eq!(lines[4]["instances"], 4);
     std::fs::remove_dir_all(dir).unwrap();
 }
 

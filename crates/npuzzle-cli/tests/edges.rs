@@ -267,6 +267,14 @@ fn options_are_honoured() {
         "12 moves, optimal 12: 0 over (optimal)"
     );
     assert!(!text(&o.stderr).contains("building"), "{}", text(&o.stderr));
+    let o = npuzzle(&["moves", "opt-diff", "--json", b, "R3D3L3U3DU"], "");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+    assert_eq!(
+        (&v["length"], &v["optimal"], &v["over"], &v["board"]),
+        (&14.into(), &12.into(), &2.into(), &b.into()),
+        "{v}"
+    );
     for size in ["6x6", "9x9"] {
         let seq = "RRDDLLUURDLU";
         let start = board(size, seq);

@@ -64,7 +64,8 @@ impl PatternDatabases {
     /// unsound file; a group's zero-aware file (`NAME.za.npz`) is taken where there is one.
     /// `load`: "map"
     /// (memory-mapped: processes on one machine share one copy), "read" (a copy of its
-    /// own, fastest to search) or "auto" (read past 16 cells, else mapped).
+    /// own, fastest to search) or "auto" (read: a mapped file that another program cuts
+    /// short ends the process, so "map" is only for files nothing else writes meanwhile).
     #[staticmethod]
     #[pyo3(signature = (directory, size="4x4", partition="7-8", goal=None, load="auto"))]
     fn load(
