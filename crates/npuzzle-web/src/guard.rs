@@ -105,7 +105,32 @@ fn forbidden(message: String) -> Refusal {
 
 /// Checks `Host`, `Origin` and `Sec-Fetch-Site`: the request comes from the server's own
 /// page or from a program, never from another site's page.
-fn check_origin(policy: &Policy, headers: &HeaderMap, path: &str) -> Result<(), Refusal> {
+fn check_origin(
+    policy: &Policy,
+    headers: &HeaderMap,
+    uri: &axum::http::Uri,
+) -> Result<(), Refusal> {
+    let path = uri.path();
+    // One of each: a second Host or Origin could say something else than the first.
+    for name in [header::HOST, header::ORIGIN, header::CONTENT_TYPE] {
+        if headers.get_all(&name).iter().count() > 1 {
+            return Err(Refusal(
+                StatusCode::BAD_REQUEST,
+                format!("{name}: expected one, found several"),
+            ));
+        }
+    }
+    // A request line naming a host (`GET http://name/path`) must name an allowed one too.
+    if let Some(authority) = uri.authority() {
+        let name = split_authority(authority.as_str()).map(|(n, _)| n);
+        if !name.as_deref().is_some_and(|n| policy.host_allowed(n)) {
+            return Err(forbidden(format!(
+                "request line: this server answers requests to 127.0.0.1, localhost and the \
+                 address it listens on, found {:?}",
+                authority.as_str()
+            )));
+        }
+    }
     let Some(host) = text(headers, header::HOST) else {
         return Err(Refusal(
             StatusCode::BAD_REQUEST,
@@ -237,7 +262,7 @@ async fn read_body(policy: &Policy, body: Body) -> Result<axum::body::Bytes, Res
 /// a panic in it answered 500.
 pub async fn guard(State(policy): State<Arc<Policy>>, req: Request, next: Next) -> Response {
     let (parts, body) = req.into_parts();
-    if let Err(r) = check_origin(&policy, &parts.headers, parts.uri.path()) {
+    if let Err(r) = check_origin(&policy, &parts.headers, &parts.uri) {
         return r.response();
     }
     if let Err(r) = check_body_head(&policy, &parts.method, &parts.headers) {
@@ -317,7 +342,8 @@ mod tests {
     #[test]
     fn only_loopback_the_bound_names_and_its_own_origin_pass() {
         let p = policy();
-        let ok = |h: &[(&str, &str)]| check_origin(&p, &headers(h), "/api/solve").is_ok();
+        let api: axum::http::Uri = "/api/solve".parse().unwrap();
+        let ok = |h: &[(&str, &str)]| check_origin(&p, &headers(h), &api).is_ok();
         for host in [
             "127.0.0.1:8080",
             "localhost:8080",
@@ -351,14 +377,26 @@ mod tests {
         assert!(!ok(&[host, ("sec-fetch-site", "cross-site")]));
         assert!(ok(&[host, ("sec-fetch-site", "same-origin")]));
         // The page itself may be opened from a link on another site.
-        assert!(check_origin(&p, &headers(&[host, ("sec-fetch-site", "cross-site")]), "/").is_ok());
+        let root: axum::http::Uri = "/".parse().unwrap();
+        assert!(check_origin(
+            &p,
+            &headers(&[host, ("sec-fetch-site", "cross-site")]),
+            &root
+        )
+        .is_ok());
         // Bound to every interface: any address literal, still no other name.
         let any = Policy {
             any_ip: true,
             ..policy()
         };
-        assert!(check_origin(&any, &headers(&[("host", "10.0.0.5:8080")]), "/").is_ok());
-        assert!(check_origin(&any, &headers(&[("host", "evil.example")]), "/").is_err());
+        assert!(check_origin(&any, &headers(&[("host", "10.0.0.5:8080")]), &root).is_ok());
+        assert!(check_origin(&any, &headers(&[("host", "evil.example")]), &root).is_err());
+        // Two Hosts (the first allowed), and a request line naming another host.
+        assert!(!ok(&[host, ("host", "evil.example")]));
+        let absolute: axum::http::Uri = "http://evil.example/api/solve".parse().unwrap();
+        assert!(check_origin(&p, &headers(&[host]), &absolute).is_err());
+        let own: axum::http::Uri = "http://127.0.0.1:8080/api/solve".parse().unwrap();
+        assert!(check_origin(&p, &headers(&[host]), &own).is_ok());
     }
 
     #[test]

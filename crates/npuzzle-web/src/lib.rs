@@ -72,6 +72,9 @@ pub struct Config {
     /// Connections served at once [default: 256]; past it a new connection is answered
     /// 503 and closed.
     pub max_connections: usize,
+    /// Time a client may leave an answer unread before its connection is closed
+    /// [default: [`WRITE_TIMEOUT`]].
+    pub write_timeout: Duration,
     /// Host names the server answers besides the loopback ones (`localhost`,
     /// `127.0.0.1`, `[::1]`) and the address it listens on; `*` answers any. A request
     /// naming another host is refused (403): a page on another site that rebinds its name
@@ -94,6 +97,7 @@ impl Default for Config {
             body_limit: 16 << 10,
             body_timeout: Duration::from_secs(10),
             max_connections: 256,
+            write_timeout: WRITE_TIMEOUT,
             allowed_hosts: Vec::new(),
             pdbs: Vec::new(),
         }
@@ -149,8 +153,110 @@ fn router_at(config: Config, local: Option<std::net::SocketAddr>) -> Router {
 /// is disconnected then, instead of holding a connection open for ever.
 pub const HEADER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
+/// How long a connection may leave the server's answer unread (a write that cannot go on
+/// because the client reads nothing): past it the connection is closed, so a client that
+/// stops reading does not hold its place for ever.
+pub const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A connection's stream whose writes fail once one has waited [`WRITE_TIMEOUT`] for the
+/// client to read.
+struct Stalls<S> {
+    inner: S,
+    /// When a write started waiting, and the timer that wakes it then.
+    waiting: Option<std::pin::Pin<Box<tokio::time::Sleep>>>,
+    timeout: Duration,
+}
+
+impl<S> Stalls<S> {
+    /// `Ready(Err)` once a write has waited too long; arms the timer on a first wait.
+    fn check(&mut self, cx: &mut std::task::Context<'_>) -> std::task::Poll<std::io::Result<()>> {
+        let timeout = self.timeout;
+        let sleep = self
+            .waiting
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(timeout)));
+        match sleep.as_mut().poll(cx) {
+            std::task::Poll::Ready(()) => std::task::Poll::Ready(Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "the client read nothing of the answer in time",
+            ))),
+            std::task::Poll::Pending => std::task::Poll::Pending,
+        }
+    }
+
+    /// A write's outcome: a wait checked against the timeout, progress disarming it.
+    fn after<T>(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+        r: std::task::Poll<std::io::Result<T>>,
+    ) -> std::task::Poll<std::io::Result<T>> {
+        match r {
+            std::task::Poll::Pending => match self.check(cx) {
+                std::task::Poll::Ready(Err(e)) => std::task::Poll::Ready(Err(e)),
+                _ => std::task::Poll::Pending,
+            },
+            done => {
+                self.waiting = None;
+                done
+            }
+        }
+    }
+}
+
+impl<S: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for Stalls<S> {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.inner).poll_read(cx, buf)
+    }
+}
+
+impl<S: tokio::io::AsyncWrite + Unpin> tokio::io::AsyncWrite for Stalls<S> {
+    fn poll_write(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        let r = std::pin::Pin::new(&mut self.inner).poll_write(cx, buf);
+        self.after(cx, r)
+    }
+
+    fn poll_flush(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let r = std::pin::Pin::new(&mut self.inner).poll_flush(cx);
+        self.after(cx, r)
+    }
+
+    fn poll_shutdown(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let r = std::pin::Pin::new(&mut self.inner).poll_shutdown(cx);
+        self.after(cx, r)
+    }
+
+    fn poll_write_vectored(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        let r = std::pin::Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
+        self.after(cx, r)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+}
+
 /// Serves [`router`] on `listener` until `shutdown` completes; solves under way then
-/// finish first. Each connection must send its headers within [`HEADER_TIMEOUT`].
+/// finish first (for at most the server's time limit and a header timeout more: a client
+/// that holds its connection open does not hold the server). Each connection must send its
+/// headers within [`HEADER_TIMEOUT`] and read its answers: a write the client leaves
+/// waiting for [`WRITE_TIMEOUT`] closes the connection.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     config: Config,
@@ -158,6 +264,8 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     use hyper_util::rt::{TokioIo, TokioTimer};
     let connections = Arc::new(tokio::sync::Semaphore::new(config.max_connections.max(1)));
+    let drain = config.time_limit.saturating_add(HEADER_TIMEOUT);
+    let write_timeout = config.write_timeout;
     let app = router_at(config, listener.local_addr().ok());
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     let mut shutdown = std::pin::pin!(shutdown);
@@ -182,14 +290,24 @@ pub async fn serve(
         let conn = hyper::server::conn::http1::Builder::new()
             .timer(TokioTimer::new())
             .header_read_timeout(HEADER_TIMEOUT)
-            .serve_connection(TokioIo::new(stream), service);
+            .serve_connection(
+                TokioIo::new(Stalls {
+                    inner: stream,
+                    waiting: None,
+                    timeout: write_timeout,
+                }),
+                service,
+            );
         let conn = graceful.watch(conn);
         tokio::spawn(async move {
             let _held = permit;
             let _ = conn.await;
         });
     }
-    graceful.shutdown().await;
+    // No more connections: the port is closed at once, and the solves under way are given
+    // their time to end.
+    drop(listener);
+    let _ = tokio::time::timeout(drain, graceful.shutdown()).await;
     Ok(())
 }
 

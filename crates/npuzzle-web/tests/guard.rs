@@ -227,3 +227,36 @@ fn long_walks_on_the_largest_board_are_drawn_in_a_lane() {
     assert_eq!(a.status, 422, "{}", a.body);
     assert!(a.json()["error"].as_str().unwrap().contains("1000000"));
 }
+
+/// A client that asks for large answers and never reads them is disconnected once a
+/// write has waited the write timeout: its place is free for others again.
+#[test]
+fn a_client_that_never_reads_gives_its_place_back() {
+    let addr = start(npuzzle_web::Config {
+        max_connections: 2,
+        write_timeout: Duration::from_secs(1),
+        ..npuzzle_web::Config::default()
+    });
+    let host = format!("Host: 127.0.0.1:{}\r\n", addr.port());
+    let ask = format!("GET /api/scramble?size=16x16&moves=1000000&seed=1 HTTP/1.1\r\n{host}\r\n");
+    // Two connections, each with 60 answers of about a megabyte asked for (more than the
+    // system's buffers hold) and none read: every place.
+    let stuck: Vec<TcpStream> = (0..2)
+        .map(|_| {
+            let mut s = TcpStream::connect(addr).unwrap();
+            s.write_all(ask.repeat(60).as_bytes()).unwrap();
+            s
+        })
+        .collect();
+    // Served again once the stuck writes time out (the loop is bounded: about a minute).
+    let mut served = false;
+    for _ in 0..600 {
+        if common::try_request(addr, "GET", "/api/health", None).is_ok_and(|a| a.status == 200) {
+            served = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    drop(stuck);
+    assert!(served, "the clients that read nothing kept every place");
+}

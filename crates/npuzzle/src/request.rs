@@ -363,7 +363,23 @@ type Named = (String, Arc<PdbHeuristic>);
 /// choice), whether a build was allowed, whether the files were mapped for the fast
 /// solver instead of read as the sources say (see `Core::pdbs_for_fast`), and the
 /// databases if any.
-type Found = (Board, Option<String>, bool, bool, Option<Named>);
+/// One look for databases: the goal, the partition asked for (`None`: auto's choice),
+/// whether a build was allowed, whether the files were mapped for the fast solver instead
+/// of read as the sources say (see `Core::pdbs_for_fast`), and what was found, in a slot
+/// of its own: a look under way (a build) holds up the looks for the same key only, never
+/// another goal's.
+struct Look {
+    goal: Board,
+    spec: Option<String>,
+    may_build: bool,
+    map: bool,
+    found: Arc<Mutex<Option<Option<Named>>>>,
+}
+
+/// The most looks a core keeps (each with the databases it found): past it the oldest not
+/// in use is dropped, so that a server asked for ever new goals does not grow without end
+/// (a later ask for a dropped one looks again).
+const MAX_LOOKS: usize = 16;
 
 /// The last table a thread used, and the question it answered: (core, epoch, algorithm),
 /// goal, table.
@@ -383,9 +399,8 @@ pub struct Core {
     /// Raised whenever a table is dropped, so remembered ones are looked up again.
     epoch: std::sync::atomic::AtomicU64,
     sources: Sources,
-    /// Per goal, partition asked for (`None`: auto's choice) and whether a build was
-    /// allowed: what was found.
-    pdbs: Mutex<Vec<Found>>,
+    /// The looks for databases made, and what each found (at most [`MAX_LOOKS`]).
+    pdbs: Mutex<Vec<Look>>,
     /// Per goal: the distance table, if there is one to be had.
     tables: RwLock<HashMap<Board, Option<Arc<DistanceTable>>>>,
     /// Per goal: a table built in memory only (not kept in the folder). `auto` uses these
@@ -869,9 +884,14 @@ impl Core {
     /// board.
     fn pdbs_at_hand(&self, goal: &Board) -> bool {
         self.sources.pdbs.iter().any(|(g, _, _)| g == goal)
-            || lock(&self.pdbs)
-                .iter()
-                .any(|(g, s, b, _, found)| g == goal && s.is_none() && !*b && found.is_some())
+            || lock(&self.pdbs).iter().any(|l| {
+                l.goal == *goal
+                    && l.spec.is_none()
+                    && !l.may_build
+                    && l.found
+                        .try_lock()
+                        .is_ok_and(|f| matches!(*f, Some(Some(_))))
+            })
     }
 
     /// The databases for `goal` under `spec` (`None`: auto's choice: preloaded, cached, or
@@ -920,14 +940,57 @@ impl Core {
             }
         }
         let may_build = budget > 0.0;
-        let mut pdbs = lock(&self.pdbs);
-        // Mapped for the fast solver, a set read before will do (it is in memory); read,
-        // one mapped before will not.
-        let usable = |(g, s, b, m, _): &&Found| {
-            g == goal && s.as_deref() == spec && *b == may_build && (map || !*m)
+        let slot = {
+            let mut looks = lock(&self.pdbs);
+            // Mapped for the fast solver, a set read before will do (it is in memory);
+            // read, one mapped before will not.
+            let usable = |l: &&Look| {
+                l.goal == *goal
+                    && l.spec.as_deref() == spec
+                    && l.may_build == may_build
+                    && (map || !l.map)
+            };
+            // A finished look (read sets first: where both are there, the faster lookups);
+            // one under way is waited for below only if it is this very look.
+            let mut done: Option<(bool, Option<Named>)> = None;
+            for l in looks.iter().filter(usable) {
+                if let Ok(f) = l.found.try_lock() {
+                    if let Some(found) = f.as_ref() {
+                        if done.as_ref().is_none_or(|(m, _)| *m && !l.map) {
+                            done = Some((l.map, found.clone()));
+                        }
+                    }
+                }
+            }
+            if let Some((_, found)) = done {
+                return Ok(found);
+            }
+            let same = |l: &&Look| usable(l) && l.map == map;
+            match looks.iter().find(same) {
+                Some(l) => l.found.clone(),
+                None => {
+                    if looks.len() >= MAX_LOOKS {
+                        // (A slot held elsewhere is a look under way or just read.)
+                        if let Some(i) = looks.iter().position(|l| Arc::strong_count(&l.found) == 1)
+                        {
+                            looks.remove(i);
+                        }
+                    }
+                    let found = Arc::new(Mutex::new(None));
+                    looks.push(Look {
+                        goal: goal.clone(),
+                        spec: spec.map(str::to_string),
+                        may_build,
+                        map,
+                        found: found.clone(),
+                    });
+                    found
+                }
+            }
         };
-        // (Read sets first: where both are there, the faster lookups.)
-        if let Some((.., found)) = pdbs.iter().filter(usable).min_by_key(|f| f.3) {
+        // Another thread's look for the same key is waited for; any other goal's goes on.
+        let mut slot = lock(&slot);
+        if let Some(found) = slot.as_ref() {
             return Ok(found.clone());
         }
         let load = if map { Load::Map } else { self.sources.load };
@@ -956,13 +1019,7 @@ impl Core {
             None => self.auto_pdbs(goal, limits, budget, load, map)?,
         };
         let found = found.map(|(n, h)| (n, Arc::new(h)));
-        pdbs.push((
-            goal.clone(),
-            spec.map(str::to_string),
-            may_build,
-            map,
-            found.clone(),
-        ));
+        *slot = Some(found.clone());
         Ok(found)
     }
 
@@ -1892,6 +1949,40 @@ mod tests {
 
     /// A build the clock stopped leaves auto without databases, with a note; a cancelled
     /// one or another error stays an error, and a finished one is passed on.
+    #[test]
+    fn looks_for_databases_are_kept_bounded_and_never_wait_on_another_goal() {
+        use crate::scramble::{uniform, Rng};
+        let core = Core::new(Sources::default());
+        let size = Size::square(3).unwrap();
+        let spec = "1,2,3,4/5,6,7,8";
+        let mut rng = Rng::new(5);
+        let goals: Vec<Board> = (0..MAX_LOOKS + 8)
+            .map(|_| uniform(&Board::solved(size), &mut rng))
+            .collect();
+        for g in &goals {
+            let found = core
+                .pdbs_looked_up(g, Some(spec), &Limits::default(), 60.0, false)
+                .unwrap();
+            assert!(found.is_some());
+            assert!(lock(&core.pdbs).len() <= MAX_LOOKS);
+        }
+        // A look under way (its slot held here, as a build holds it) holds up no other
+        // goal's look.
+        let busy = lock(&core.pdbs)[0].found.clone();
+        let held = lock(&busy);
+        let other = goals[0].clone();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                let r = core.pdbs_looked_up(&other, Some(spec), &Limits::default(), 60.0, false);
+                tx.send(r.map(|f| f.is_some())).unwrap();
+            });
+            let got = rx.recv_timeout(Duration::from_secs(120));
+            drop(held);
+            assert!(matches!(got, Ok(Ok(true))), "{got:?}");
+        });
+    }
+
     #[test]
     fn an_auto_build_out_of_time_is_answered_without_databases() {
         let stopped = |algorithm| SearchError::TimeLimit {
