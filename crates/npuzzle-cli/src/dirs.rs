@@ -1,12 +1,9 @@
-//! Where the CLI keeps what it builds: the cache-folder policy (the library only reads and
-//! writes the files it is given).
+//! Where the CLI keeps what it builds: the library's folders ([`npuzzle::request::cache_dir`]),
+//! unless an option names another.
 
 use std::path::PathBuf;
 
 use npuzzle::Board;
-
-/// The environment variable that overrides the cache directory.
-pub const CACHE_ENV: &str = "NPUZZLE_CACHE_DIR";
 
 /// A non-empty environment variable as a path.
 pub fn env_path(name: &str) -> Option<PathBuf> {
@@ -15,12 +12,9 @@ pub fn env_path(name: &str) -> Option<PathBuf> {
         .map(PathBuf::from)
 }
 
-/// The cache directory: `$NPUZZLE_CACHE_DIR`, else `$XDG_CACHE_HOME/npuzzle`, else
-/// `$HOME/.cache/npuzzle`; `None` if none of them is set.
+/// The cache directory: the library's ([`npuzzle::request::cache_dir`]).
 pub fn default_dir() -> Option<PathBuf> {
-    env_path(CACHE_ENV)
-        .or_else(|| env_path("XDG_CACHE_HOME").map(|p| p.join("npuzzle")))
-        .or_else(|| env_path("HOME").map(|p| p.join(".cache").join("npuzzle")))
+    npuzzle::request::cache_dir()
 }
 
 /// The file name of the distance table for `goal`: size and a hash of the goal.

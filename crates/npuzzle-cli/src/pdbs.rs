@@ -15,7 +15,7 @@ use crate::progress::ProgressLine;
 use crate::Fail;
 
 /// The environment variable that overrides where databases are kept.
-pub const PDB_ENV: &str = "NPUZZLE_PDB_DIR";
+pub const PDB_ENV: &str = npuzzle::request::PDB_DIR_ENV;
 
 pub use npuzzle::request::MTM_FILE;
 

@@ -69,7 +69,17 @@ pub(crate) fn _distances<'py>(
     let size = parse_size(size)?;
     let g = goal_arg(goal, size)?;
     let tiles = flat(&boards, size)?;
-    let pdb = pdbs_for(pdbs, &g)?;
+    // Without `pdbs=`, the databases auto would use for this goal where they are cached
+    // (nothing is built here), as `solve` and the CLI find them.
+    let pdb = match pdbs_for(pdbs, &g)? {
+        Some(p) => Some(p),
+        None if (16..=25).contains(&size.cells()) => core()
+            .pdbs_for(&g, None, &Limits::default(), 0.0)
+            .ok()
+            .flatten()
+            .map(|(_, h)| h),
+        None => None,
+    };
     let cancel = Arc::new(AtomicBool::new(false));
     let limits = Limits {
         cancel: Some(cancel.clone()),

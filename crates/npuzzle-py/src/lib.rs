@@ -132,6 +132,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     #[cfg(feature = "fault-injection")]
     m.add_function(wrap_pyfunction!(_fault, m)?)?;
     m.add_function(wrap_pyfunction!(parse_board, m)?)?;
+    m.add_function(wrap_pyfunction!(preferred_sets, m)?)?;
     m.add_function(wrap_pyfunction!(format_board, m)?)?;
     m.add_function(wrap_pyfunction!(is_solvable, m)?)?;
     m.add_function(wrap_pyfunction!(apply, m)?)?;

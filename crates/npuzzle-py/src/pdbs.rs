@@ -60,16 +60,17 @@ impl PatternDatabases {
     }
 
     /// Loads the databases of `partition` for `goal` from `directory` (as the CLI or
-    /// `build` saved them; a leading `~` is the home folder); ValueError names a missing or
+    /// `build` saved them; a leading `~` is the home folder; none: the user's database
+    /// folder, where `npuzzle pdb build` saves them); ValueError names a missing or
     /// unsound file; a group's zero-aware file (`NAME.za.npz`) is taken where there is one.
     /// `load`: "map"
     /// (memory-mapped: processes on one machine share one copy), "read" (a copy of its
     /// own, fastest to search) or "auto" (read: a mapped file that another program cuts
     /// short ends the process, so "map" is only for files nothing else writes meanwhile).
     #[staticmethod]
-    #[pyo3(signature = (directory, size="4x4", partition="7-8", goal=None, load="auto"))]
+    #[pyo3(signature = (directory=None, size="4x4", partition="7-8", goal=None, load="auto"))]
     fn load(
-        directory: PathBuf,
+        directory: Option<PathBuf>,
         size: &str,
         partition: &str,
         goal: Option<&Bound<'_, PyAny>>,
@@ -78,7 +79,16 @@ impl PatternDatabases {
         let how = load
             .parse::<Load>()
             .map_err(|e| value_error(format!("load: {e}")))?;
-        let directory = home(directory);
+        // No folder named: the library's, where the CLI saves them.
+        let directory = match directory {
+            Some(d) => home(d),
+            None => npuzzle::request::pdb_dir().ok_or_else(|| {
+                value_error(
+                    "directory: expected a folder (no NPUZZLE_PDB_DIR, NPUZZLE_CACHE_DIR, \
+                     XDG_CACHE_HOME or HOME names one)",
+                )
+            })?,
+        };
         let g = goal_arg(goal, parse_size(size)?)?;
         let mut dbs = Vec::new();
         for tiles in partition_arg(&g, partition)? {
@@ -150,4 +160,11 @@ pub(crate) fn pdbs_for(
         ))),
         p => Ok(p.map(|p| p.heuristic.clone())),
     }
+}
+
+/// The sets of pattern databases auto takes for boards of `size`, best first (the
+/// library's one preference, as the CLI and the server take them).
+#[pyfunction]
+pub(crate) fn preferred_sets(size: &str) -> PyResult<Vec<&'static str>> {
+    Ok(npuzzle::request::preferred_sets(parse_size(size)?).to_vec())
 }

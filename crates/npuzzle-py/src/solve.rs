@@ -5,7 +5,9 @@ use super::*;
 /// The solving core every call shares (no folders: databases come with the call).
 pub(crate) fn core() -> &'static Core {
     static CORE: std::sync::OnceLock<Core> = std::sync::OnceLock::new();
-    CORE.get_or_init(|| Core::new(Sources::default()))
+    // The library's sources, as every face has them: the user's folders (the databases
+    // and tables the CLI built are found here, and what is built here is saved there).
+    CORE.get_or_init(|| Core::new(Sources::user_cache()))
 }
 
 /// One board's answer: the library's report, the fields of `npuzzle solve --json`, read

@@ -191,3 +191,42 @@ def test_every_face_refuses_alike(faces, opts, says):
         urllib.request.urlopen(req, timeout=120)
     assert e.value.code == 422
     assert says in json.loads(e.value.read())["error"]
+
+
+def test_with_nothing_given_every_face_answers_alike(tmp_path):
+    """As a user runs them, each in a process of its own, with nothing given but the user's
+    cache: `npuzzle pdb build` saves the 5-5-5 set there; `npuzzle solve --json`, Python's
+    `npuzzle.solve(board)` and `npuzzle serve` (no --pdb) each find it, and answer every
+    board alike (before, Python built 6-6-3 in memory in every process and answered otherwise)."""
+    import sys
+
+    env = dict(os.environ, NPUZZLE_PDB_DIR=str(tmp_path / "pdb"),
+               NPUZZLE_CACHE_DIR=str(tmp_path / "cache"), XDG_CACHE_HOME=str(tmp_path / "xdg"))
+    built = subprocess.run([BIN, "pdb", "build", "--size", "4x4", "--pdb", "5-5-5"], env=env,
+                           capture_output=True, text=True, check=False)
+    assert built.returncode == 0, built.stderr
+    boards = [walk("4x4", 60, s) for s in range(6)] + ["5 1 2 3/9 6 7 4/13 10 11 8/14 15 12 0"]
+    text = "\n".join(boards) + "\n"
+    out = subprocess.run([BIN, "solve", "--json", "--threads", "1"], input=text, env=env,
+                         capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stderr
+    by_cli = [json.loads(line) for line in out.stdout.splitlines()]
+    script = ("import sys, npuzzle\n"
+              "for line in sys.stdin:\n"
+              "    print(npuzzle.solve(line.strip()).to_json())\n")
+    out = subprocess.run([sys.executable, "-c", script], input=text, env=env,
+                         capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stderr
+    by_python = [json.loads(line) for line in out.stdout.splitlines()]
+    server = subprocess.Popen([BIN, "serve", "--bind", "127.0.0.1:0"], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        address = server.stdout.readline().strip().removeprefix("http://").rstrip("/")
+        by_server = [ask_server({"address": address}, b, {}) for b in boards]
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    for b, c, p, s in zip(boards, by_cli, by_python, by_server):
+        assert c["heuristic"].startswith("pdb 5-5-5"), c
+        agree(c, p, b, {})
+        agree(c, s, b, {})

@@ -37,9 +37,15 @@ impl State {
     pub fn new(config: Config) -> State {
         let small = Lane::new(config.workers, config.queue);
         let large = Lane::new(config.workers, (config.queue / 4).max(1));
+        // The library's sources, as every face gives them, in the folders the server was
+        // given; its one declared difference: a build takes one thread (each lane's search
+        // has one), not every core.
         let core = Core::new(Sources {
+            pdb_dir: config.pdb_dir.clone(),
+            table_dir: config.table_dir.clone(),
             pdbs: config.pdbs.clone(),
-            ..Sources::default()
+            build_threads: 1,
+            ..Sources::user_cache()
         });
         State {
             config,
@@ -699,6 +705,7 @@ pub async fn scramble(
 }
 
 pub async fn health(Shared(state): Shared<Arc<State>>) -> Response {
+    let c = &state.config;
     let lane = |l: &Lane| json!({ "running": l.running(), "waiting": l.waiting() });
     let pdbs: Vec<String> = state
         .config
@@ -714,6 +721,22 @@ pub async fn health(Shared(state): Shared<Arc<State>>) -> Response {
             "uptime_seconds": state.started.elapsed().as_secs_f64(),
             "solves": { "small_boards": lane(&state.small), "large_boards": lane(&state.large) },
             "pattern_databases": pdbs,
+            // Where this face differs from the library's defaults, declared: its limits per
+            // request, one thread a search and a build, its lanes and its folders.
+            "configuration": {
+                "time_limit_seconds": c.time_limit.as_secs_f64(),
+                "compare_time_limit_seconds": c.compare_time_limit.as_secs_f64(),
+                "max_nodes": c.max_nodes,
+                "max_memory": c.max_memory,
+                "threads_per_search": 1,
+                "build_threads": 1,
+                "workers": c.workers,
+                "queue": c.queue,
+                "body_limit": c.body_limit,
+                "max_connections": c.max_connections,
+                "pdb_dir": c.pdb_dir.as_ref().map(|d| d.display().to_string()),
+                "table_dir": c.table_dir.as_ref().map(|d| d.display().to_string()),
+            },
         })
         .to_string(),
     )

@@ -83,6 +83,12 @@ pub struct Config {
     /// Pattern databases loaded once and shared by every request: per goal, the
     /// partition's name (`7-8`) and the databases.
     pub pdbs: Vec<(Board, String, Arc<PdbHeuristic>)>,
+    /// Where the library finds (and saves) pattern databases [default: none: nothing is
+    /// read or saved; `npuzzle serve` gives the user's folder, as every face does].
+    pub pdb_dir: Option<std::path::PathBuf>,
+    /// Where the library finds (and saves) distance tables [default: none; `npuzzle
+    /// serve` gives the user's cache folder].
+    pub table_dir: Option<std::path::PathBuf>,
 }
 
 impl Default for Config {
@@ -100,6 +106,8 @@ impl Default for Config {
             write_timeout: WRITE_TIMEOUT,
             allowed_hosts: Vec::new(),
             pdbs: Vec::new(),
+            pdb_dir: None,
+            table_dir: None,
         }
     }
 }

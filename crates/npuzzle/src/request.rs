@@ -304,7 +304,57 @@ pub enum Event<'a> {
 /// A listener for [`Event`]s, shared by every thread.
 pub type Listener = Arc<dyn Fn(&Event<'_>) + Send + Sync>;
 
-/// Where databases and tables come from.
+/// The environment variable naming the cache folder (tables, and databases unless
+/// [`PDB_DIR_ENV`] says otherwise).
+pub const CACHE_DIR_ENV: &str = "NPUZZLE_CACHE_DIR";
+/// The environment variable naming the database folder.
+pub const PDB_DIR_ENV: &str = "NPUZZLE_PDB_DIR";
+
+/// A non-empty environment variable as a path.
+fn env_path(name: &str) -> Option<PathBuf> {
+    std::env::var_os(name)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+}
+
+/// The user's cache folder, where every face keeps what it builds: `$NPUZZLE_CACHE_DIR`,
+/// else `$XDG_CACHE_HOME/npuzzle`, else `$HOME/.cache/npuzzle`; `None` if none is set.
+///
+/// ```
+/// // (The folder is named, not made.)
+/// let dir = npuzzle::request::cache_dir();
+/// assert!(dir.is_none_or(|d| d.ends_with("npuzzle") || std::env::var_os("NPUZZLE_CACHE_DIR").is_some()));
+/// ```
+pub fn cache_dir() -> Option<PathBuf> {
+    env_path(CACHE_DIR_ENV)
+        .or_else(|| env_path("XDG_CACHE_HOME").map(|p| p.join("npuzzle")))
+        .or_else(|| env_path("HOME").map(|p| p.join(".cache").join("npuzzle")))
+}
+
+/// The user's database folder: `$NPUZZLE_PDB_DIR`, else [`cache_dir`].
+pub fn pdb_dir() -> Option<PathBuf> {
+    env_path(PDB_DIR_ENV).or_else(cache_dir)
+}
+
+/// The sets of pattern databases auto takes for a board of `size`, best first: the first
+/// of them cached is loaded; the first that builds within auto's budget is built. On 4x4
+/// `7-8`, `6-6-3`, `5-5-5`; on 5x5 the catalogue, then `6-6-6-6`; elsewhere auto's own
+/// partition (`auto`).
+///
+/// ```
+/// let s = npuzzle::request::preferred_sets("4x4".parse().unwrap());
+/// assert_eq!(s, ["7-8", "6-6-3", "5-5-5"]);
+/// ```
+pub fn preferred_sets(size: Size) -> &'static [&'static str] {
+    match (size.width(), size.height()) {
+        (4, 4) => &["7-8", "6-6-3", "5-5-5"],
+        (5, 5) => &[CATALOGUE_24, "6-6-6-6"],
+        _ => &["auto"],
+    }
+}
+
+/// Where databases and tables come from. [`Sources::default`] has no folders (nothing is
+/// read or saved); [`Sources::user_cache`] is what every face uses unless told otherwise.
 #[derive(Clone, Default)]
 pub struct Sources {
     /// The folder of pattern databases (loaded from, and saved to when built).
@@ -317,8 +367,28 @@ pub struct Sources {
     pub pdbs: Vec<(Board, String, Arc<PdbHeuristic>)>,
     /// `table` on more than 9 cells builds a table when none is kept, and saves it.
     pub build_tables: bool,
+    /// Threads a database or table build takes (0: every core). A server whose lanes run
+    /// one search a thread says 1: a build then takes its own thread, not every core.
+    pub build_threads: usize,
     /// Told of notes and build progress.
     pub listener: Option<Listener>,
+}
+
+impl Sources {
+    /// The user's folders ([`pdb_dir`], [`cache_dir`]), files read into memory
+    /// ([`Load::Auto`]), tables built and saved: the sources of the command line, the
+    /// server, Python and Dask alike, so that what one face builds the others find.
+    pub fn user_cache() -> Sources {
+        Sources {
+            pdb_dir: pdb_dir(),
+            table_dir: cache_dir(),
+            load: Load::Auto,
+            pdbs: Vec::new(),
+            build_tables: true,
+            build_threads: 0,
+            listener: None,
+        }
+    }
 }
 
 /// The databases of every partition's groups, each distinct group got once by `get` (a
@@ -624,7 +694,7 @@ impl Core {
             if let Some(db) = self.load_group(goal, tiles, (how, copy), "rebuilding it") {
                 return Ok(db);
             }
-            let secs = build_seconds(goal, tiles, 0);
+            let secs = build_seconds(goal, tiles, self.sources.build_threads);
             if let Some(t) = limits.time_limit.filter(|t| secs > t.as_secs_f64()) {
                 return Err(SearchError::BuildTooLong {
                     what: format!(
@@ -635,7 +705,14 @@ impl Core {
                     left: t.as_secs_f64(),
                 });
             }
-            self.build_pdb(goal, tiles, &limits, 0, false, false)
+            self.build_pdb(
+                goal,
+                tiles,
+                &limits,
+                self.sources.build_threads,
+                false,
+                false,
+            )
         })?;
         let mut h = PdbHeuristic::catalogue(goal, sets).map_err(|e| bad("pdb", e))?;
         if copy {
@@ -749,11 +826,7 @@ impl Core {
         give_back: bool,
     ) -> Result<Option<(String, PdbHeuristic)>, SearchError> {
         let size = goal.size();
-        let candidates: &[&str] = match (size.width(), size.height()) {
-            (4, 4) => &["7-8", "6-6-3", "5-5-5"],
-            (5, 5) => &[CATALOGUE_24, "6-6-6-6"],
-            _ => &["auto"],
-        };
+        let candidates = preferred_sets(size);
         for spec in candidates {
             if let Some(h) = self.cached_pdbs_as(goal, spec, load, give_back) {
                 return Ok(Some((spec.to_string(), h)));
@@ -763,7 +836,10 @@ impl Core {
             let Ok(parts) = partition(goal, spec) else {
                 continue;
             };
-            let secs: f64 = parts.iter().map(|t| build_seconds(goal, t, 0)).sum();
+            let secs: f64 = parts
+                .iter()
+                .map(|t| build_seconds(goal, t, self.sources.build_threads))
+                .sum();
             let memory = parts
                 .iter()
                 .map(|t| build_memory(size, t.len()))
@@ -1101,7 +1177,7 @@ impl Core {
             ));
         }
         let result = self.building(&format!("analyzing {size}"), large, |progress| {
-            crate::analysis::analyze(goal, limits, 0, 0, progress)
+            crate::analysis::analyze(goal, limits, self.sources.build_threads, 0, progress)
         });
         Ok(result?.table)
     }

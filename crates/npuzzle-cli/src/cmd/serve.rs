@@ -143,7 +143,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         }
         None => {
             let core = crate::pdbs::core(dir.as_deref(), args.pdb_load);
-            let found = ["7-8", "6-6-3", "5-5-5"]
+            let found = npuzzle::request::preferred_sets(goal.size())
                 .iter()
                 .find_map(|spec| core.cached_pdbs(&goal, spec).map(|h| (spec, h)));
             match found {
@@ -153,9 +153,10 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                 }
                 None => {
                     crate::note!(
-                        "npuzzle: no 4x4 pattern databases cached: 4x4 boards are solved by IDA* \
-                         with linear conflict (hard ones may hit the time limit); \
-                         `npuzzle serve --pdb 7-8` builds them (about 2 minutes, 1.5 GB)"
+                        "npuzzle: no 4x4 pattern databases cached: as every face does, the first \
+                         4x4 board builds auto's small set where it fits the time limit (and \
+                         saves it), else is solved without; `npuzzle serve --pdb 7-8` builds \
+                         the strongest first (about 2 minutes, 1.5 GB)"
                     );
                     Vec::new()
                 }
@@ -187,6 +188,9 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         max_connections: args.max_connections,
         allowed_hosts: args.allow_hosts,
         pdbs,
+        // The library's folders, as for every face: what a request builds is saved there.
+        pdb_dir: dir.clone(),
+        table_dir: npuzzle::request::cache_dir(),
         ..npuzzle_web::Config::default()
     };
     let flag = crate::opts::interrupt_flag();

@@ -10,6 +10,9 @@ BoardLike = Union[str, Sequence[int], npt.NDArray[np.integer]]
 
 __version__: str
 
+def preferred_sets(size: str) -> list[str]:
+    """The sets of pattern databases auto takes for boards of ``size``, best first."""
+
 def parse_board(board: BoardLike, size: Optional[str] = None) -> Tuple[list[int], str]:
     """Tiles (0 the blank) and size ``"WxH"`` of a board."""
 
@@ -90,7 +93,7 @@ class PatternDatabases:
         ones (up to 25 cells) give larger estimates at four times the memory."""
     @staticmethod
     def load(
-        directory: Union[str, PathLike[str]],
+        directory: Optional[Union[str, PathLike[str]]] = None,
         size: str = "4x4",
         partition: str = "7-8",
         goal: Optional[BoardLike] = None,

@@ -83,7 +83,8 @@ class Databases:
     databases, is what tasks carry.
 
     ``load``: "map" (memory-mapped: worker processes on one machine share one copy), "read"
-    (a copy per process, fastest to search) or "auto".
+    (a copy per process, fastest to search) or "auto". Without ``directory``, the user's
+    database folder (where ``npuzzle pdb build`` saves them).
     """
 
     directory: Optional[str] = None
@@ -104,21 +105,14 @@ class Databases:
             return dbs
 
     def _open(self) -> PatternDatabases:
-        if self.directory is not None:
-            try:
-                return PatternDatabases.load(
-                    os.fspath(self.directory), self.size, self.partition, self.goal, self.load
-                )
-            except ValueError:
-                if not self.build:
-                    raise
-        if not self.build:
-            raise ValueError(
-                "databases: expected a directory to load them from or build=True, found neither"
-            )
-        return PatternDatabases.build(
-            self.size, self.partition, self.goal, self.directory, threads=1
-        )
+        # No directory: the user's database folder, where the CLI saves them.
+        directory = None if self.directory is None else os.fspath(self.directory)
+        try:
+            return PatternDatabases.load(directory, self.size, self.partition, self.goal, self.load)
+        except ValueError:
+            if not self.build:
+                raise
+        return PatternDatabases.build(self.size, self.partition, self.goal, directory, threads=1)
 
 
 _LOADED: Dict[tuple, PatternDatabases] = {}
@@ -715,6 +709,21 @@ def _databases_size(lines: list, partition: Optional[str], goal: Optional[str]) 
     return sizes[0] if sizes else "4x4"
 
 
+def _first_set(directory: Optional[str], size: str, goal: Optional[str], build: bool) -> str:
+    """The library's preferred set for ``size`` that loads from ``directory`` (the first one,
+    to be built, with ``build`` or where none loads): as the CLI and the server choose."""
+    sets = _core.preferred_sets(size)
+    for spec in sets:
+        try:
+            PatternDatabases.load(directory, size, spec, goal, "map")
+            return spec
+        except ValueError:
+            continue
+    # Nothing cached: with --build-pdbs the smallest preferred set (the first ones take
+    # minutes and gigabytes), else the first, whose error names what is missing.
+    return sets[-1] if build else sets[0]
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """``python -m npuzzle.dask solve``: boards from standard input (one a line), answers
     as the JSON lines of ``npuzzle solve --json`` on standard output, in input order."""
@@ -826,7 +835,7 @@ def _command(p: Any, a: Any) -> int:
         databases = Databases(
             directory=a.pdb_dir,
             size=size,
-            partition=a.partition or {"4x4": "7-8", "5x5": "6-6-6-6"}.get(size, "auto"),
+            partition=a.partition or _first_set(a.pdb_dir, size, a.goal, a.build_pdbs),
             goal=a.goal,
             build=a.build_pdbs,
         )

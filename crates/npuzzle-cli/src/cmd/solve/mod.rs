@@ -211,9 +211,8 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             Load::Auto if args.boards.len() == 1 => Load::Once,
             how => how,
         },
-        pdbs: Vec::new(),
-        build_tables: true,
         listener: Some(crate::pdbs::listener()),
+        ..Sources::user_cache()
     };
     let shared = Shared {
         args: &args,
