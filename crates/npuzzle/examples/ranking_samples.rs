@@ -16,7 +16,8 @@
 //! (label `-` where the plain beam stalled), after a header naming the databases.
 
 use npuzzle::request::{Core, Sources};
-use npuzzle::search::ranking::{ranking_samples, Ranking, SampleOptions};
+use npuzzle::search::ranking::{Ranking, SampleOptions};
+use npuzzle::search::ranking_samples;
 use npuzzle::Board;
 use std::io::Write;
 use std::path::PathBuf;

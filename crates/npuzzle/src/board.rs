@@ -6,127 +6,12 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::error::{Cell, MoveError, ParseError};
-use crate::moves::Direction;
+use crate::direction::Direction;
+use crate::error::{MoveError, ParseError};
+pub use crate::size::{Size, MAX_SIDE, MIN_SIDE};
 
-/// The smallest width or height a board may have.
-pub const MIN_SIDE: usize = 2;
-/// The largest width or height a board may have.
-pub const MAX_SIDE: usize = 16;
 /// The longest text accepted for one board (in bytes).
 pub const MAX_TEXT: usize = 16 * 1024;
-
-/// The dimensions of a board: width (columns) and height (rows), each from 2 to 16.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Size {
-    width: usize,
-    height: usize,
-}
-
-impl Size {
-    /// A size of `width` columns and `height` rows.
-    ///
-    /// ```
-    /// use npuzzle::Size;
-    /// let s = Size::new(4, 3).unwrap();
-    /// assert_eq!((s.width(), s.height(), s.cells()), (4, 3, 12));
-    /// assert!(Size::new(1, 5).is_err());
-    /// ```
-    pub fn new(width: usize, height: usize) -> Result<Size, ParseError> {
-        if !(MIN_SIDE..=MAX_SIDE).contains(&width) || !(MIN_SIDE..=MAX_SIDE).contains(&height) {
-            return Err(ParseError::SizeOutOfRange { width, height });
-        }
-        Ok(Size { width, height })
-    }
-
-    /// A square size `side x side`.
-    pub fn square(side: usize) -> Result<Size, ParseError> {
-        Size::new(side, side)
-    }
-
-    /// Number of columns.
-    pub fn width(self) -> usize {
-        self.width
-    }
-
-    /// Number of rows.
-    pub fn height(self) -> usize {
-        self.height
-    }
-
-    /// Number of cells, `width * height`.
-    pub fn cells(self) -> usize {
-        self.width * self.height
-    }
-
-    /// The 1-based row and column of a cell index.
-    pub fn cell(self, index: usize) -> Cell {
-        Cell {
-            row: index / self.width + 1,
-            col: index % self.width + 1,
-        }
-    }
-
-    /// The cell whose tile would slide in direction `dir` into a blank at `blank`, if
-    /// any: the one geometry every move table and board shares.
-    ///
-    /// ```
-    /// use npuzzle::{Direction, Size};
-    /// let s = Size::new(3, 3).unwrap();
-    /// assert_eq!(s.mover(4, Direction::Up), Some(7)); // the tile below slides up
-    /// assert_eq!(s.mover(0, Direction::Right), None);
-    /// ```
-    pub fn mover(self, blank: usize, dir: Direction) -> Option<usize> {
-        let w = self.width;
-        let (r, c) = (blank / w, blank % w);
-        match dir {
-            Direction::Up if r + 1 < self.height => Some(blank + w),
-            Direction::Down if r > 0 => Some(blank - w),
-            Direction::Left if c + 1 < w => Some(blank + 1),
-            Direction::Right if c > 0 => Some(blank - 1),
-            _ => None,
-        }
-    }
-
-    /// The cells in goal order as bytes, `0, 1, ..., cells - 1` (every size's cell
-    /// indices fit a byte: 16x16 has 256 cells).
-    pub fn identity_cells(self) -> Vec<u8> {
-        (0..self.cells()).map(|c| c as u8).collect()
-    }
-
-    /// The size with width and height exchanged.
-    pub fn transposed(self) -> Size {
-        Size {
-            width: self.height,
-            height: self.width,
-        }
-    }
-}
-
-impl fmt::Display for Size {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}x{}", self.width, self.height)
-    }
-}
-
-impl FromStr for Size {
-    type Err = ParseError;
-
-    /// Reads `WxH` (also `WXH` or `W*H`), or a single number `N` for `NxN`.
-    fn from_str(s: &str) -> Result<Size, ParseError> {
-        let t = s.trim();
-        let bad = || ParseError::BadSize {
-            text: s.to_string(),
-        };
-        let parts: Vec<&str> = t.split(['x', 'X', '*']).collect();
-        let num = |p: &str| p.trim().parse::<usize>().map_err(|_| bad());
-        match parts.as_slice() {
-            [n] => Size::square(num(n)?),
-            [w, h] => Size::new(num(w)?, num(h)?),
-            _ => Err(bad()),
-        }
-    }
-}
 
 /// A sliding-puzzle state: a permutation of the tiles `1..cells` and one blank (`0`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -317,8 +202,8 @@ impl Board {
                     });
                 }
             }
-            let shape =
-                Size::new(expected, token_rows.len()).map_err(|e| run_together().unwrap_or(e))?;
+            let shape = Size::new(expected, token_rows.len())
+                .map_err(|e| run_together().unwrap_or(e.into()))?;
             match size {
                 Some(s) if s.cells() != found => {
                     return Err(ParseError::CellCount {
@@ -468,7 +353,7 @@ impl Board {
     pub fn to_grid(&self) -> String {
         let wide = (self.size.cells() - 1).to_string().len();
         let mut out = String::new();
-        for (r, row) in self.cells.chunks(self.size.width).enumerate() {
+        for (r, row) in self.cells.chunks(self.size.width()).enumerate() {
             if r > 0 {
                 out.push('\n');
             }
@@ -491,7 +376,7 @@ impl Board {
 impl fmt::Display for Board {
     /// Inline form: rows joined by `/`, cells by spaces, `0` for the blank.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (r, row) in self.cells.chunks(self.size.width).enumerate() {
+        for (r, row) in self.cells.chunks(self.size.width()).enumerate() {
             if r > 0 {
                 f.write_str("/")?;
             }

@@ -4,22 +4,8 @@
 use std::fmt;
 use std::time::Duration;
 
-use crate::board::Size;
-
-/// Where a cell of a board was found in its text: 1-based row and column.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Cell {
-    /// 1-based row.
-    pub row: usize,
-    /// 1-based column.
-    pub col: usize,
-}
-
-impl fmt::Display for Cell {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "row {}, column {}", self.row, self.col)
-    }
-}
+pub use crate::size::Cell;
+use crate::size::{Size, SizeError};
 
 /// What went wrong while reading a board or a size.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -206,6 +192,15 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
+impl From<SizeError> for ParseError {
+    fn from(e: SizeError) -> ParseError {
+        match e {
+            SizeError::Unreadable { text } => ParseError::BadSize { text },
+            SizeError::OutOfRange { width, height } => ParseError::SizeOutOfRange { width, height },
+        }
+    }
+}
+
 /// What went wrong while reading or applying moves.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MoveError {
@@ -224,12 +219,12 @@ pub enum MoveError {
         token: String,
         /// 1-based character position in the text.
         position: usize,
-        /// The longest run (and sequence) read: [`MAX_RUN`](crate::moves::MAX_RUN).
+        /// The longest run (and sequence) read: `moves::MAX_RUN`.
         max: usize,
     },
     /// More moves in all than the cap.
     TooMany {
-        /// The most moves read: [`MAX_RUN`](crate::moves::MAX_RUN).
+        /// The most moves read: `moves::MAX_RUN`.
         max: usize,
         /// 1-based character position where the sequence went over.
         position: usize,
@@ -512,7 +507,7 @@ const BEYOND_ANY_MACHINE: u64 = 1 << 60;
 
 /// The number of reachable states of `size` (`cells! / 2`) in scientific notation, e.g.
 /// `1.9e41` for 6x6: exact figures overflow every integer type past 5x5.
-pub fn state_count_text(size: crate::Size) -> String {
+pub fn state_count_text(size: Size) -> String {
     let log10: f64 = (2..=size.cells()).map(|k| (k as f64).log10()).sum::<f64>() - 2f64.log10();
     let exponent = log10.floor();
     let mantissa = 10f64.powf(log10 - exponent);

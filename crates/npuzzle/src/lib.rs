@@ -24,13 +24,15 @@
 //! Directions name the way the **tile** moves (see [`Direction`]).
 
 // The layers, from the board up; each uses only those above it in this list.
-// 1. The puzzle.
+// 1. The puzzle, from the bottom up: directions, sizes, errors, boards, notations.
 pub mod board;
+pub mod direction;
 pub mod error;
 pub mod moves;
 pub mod parity;
 pub mod rank;
 pub mod sequence;
+pub mod size;
 pub mod solution;
 // 2. Run control, files, scrambles (these use the puzzle alone).
 pub mod files;
@@ -50,11 +52,12 @@ pub mod report;
 pub mod request;
 
 pub use analysis::DistanceTable;
-pub use board::{Board, Size};
+pub use board::Board;
 pub use error::{FileError, MoveError, NameError, ParseError, SearchError};
 pub use heuristic::{Heuristic, HeuristicKind};
 pub use limits::Limits;
 pub use moves::{Direction, Notation};
 pub use parity::is_solvable;
 pub use search::{astar, bfs, bibfs, idastar, iddfs, solve, Algorithm, Solver};
+pub use size::{Size, SizeError};
 pub use solution::{Solution, Stats};

@@ -3,11 +3,16 @@
 
 use std::path::Path;
 
-/// The layers from the bottom up, by top-level module.
-const LAYERS: [&[&str]; 7] = [
-    &[
-        "board", "error", "moves", "parity", "rank", "sequence", "solution",
-    ],
+/// The layers from the bottom up, by top-level module; the puzzle's own (directions,
+/// sizes, errors, boards, then what uses boards) are layers of their own, so that no two
+/// of its modules name each other.
+const LAYERS: [&[&str]; 12] = [
+    &["direction", "rank"],
+    &["size"],
+    &["error"],
+    &["board"],
+    &["moves", "parity"],
+    &["sequence", "solution"],
     &["files", "limits", "scramble", "svg"],
     &["layered"],
     &["analysis"],

@@ -186,13 +186,15 @@ fn parse_set(text: &str) -> (Vec<Instance>, Vec<String>) {
             (&nums[1..], None)
         };
         let side = (cells.len() as f64).sqrt().round() as usize;
-        let parsed = Size::square(side).and_then(|s| {
-            if s.cells() != cells.len() {
-                return Err(npuzzle::ParseError::CannotInferSize { found: cells.len() });
-            }
-            let cells: Vec<u8> = cells.iter().map(|&c| c.min(255) as u8).collect();
-            Board::from_cells(s, cells)
-        });
+        let parsed = Size::square(side)
+            .map_err(npuzzle::ParseError::from)
+            .and_then(|s| {
+                if s.cells() != cells.len() {
+                    return Err(npuzzle::ParseError::CannotInferSize { found: cells.len() });
+                }
+                let cells: Vec<u8> = cells.iter().map(|&c| c.min(255) as u8).collect();
+                Board::from_cells(s, cells)
+            });
         match parsed {
             Ok(board) => out.push(Instance {
                 line: i + 1,

@@ -55,7 +55,7 @@ impl HeuristicKind {
     ];
 
     /// Whether the heuristic handles boards of `size` (walking distance: up to 4 x 4).
-    pub fn supports(self, size: crate::Size) -> bool {
+    pub fn supports(self, size: crate::size::Size) -> bool {
         self != HeuristicKind::WalkingDistance
             || (size.width() <= walking_distance::MAX_SIDE
                 && size.height() <= walking_distance::MAX_SIDE)
@@ -218,7 +218,7 @@ mod tests {
 
     #[test]
     fn known_values() {
-        let g = Board::solved(crate::Size::square(3).unwrap());
+        let g = Board::solved(crate::size::Size::square(3).unwrap());
         // Row 1 holds 3 2 1 in reverse: two of them must leave the row.
         let b: Board = "3 2 1/4 5 6/7 8 0".parse().unwrap();
         assert_eq!(Manhattan::new(&g).estimate(b.cells()), 4);

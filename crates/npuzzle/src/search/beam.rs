@@ -1175,8 +1175,26 @@ fn take_samples(s: &Sampler, cands: &[Cand], layer: &Layer, setup: &BeamSetup, d
     }
 }
 
-/// See [`super::ranking::ranking_samples`].
-pub(crate) fn ranking_samples(
+/// Runs one beam from `start` across the whole board, ranked by `dbs` (a set for the
+/// usual goal of the board's size), samples `per_layer` of each layer's candidates and
+/// labels each by the length of a plain beam's answer from it, on `threads` threads.
+/// An error if the set does not fit the board.
+///
+/// ```no_run
+/// // (Needs the 7x7 set, built by `npuzzle pdb build --size 7x7`.)
+/// use npuzzle::request::{Core, Sources};
+/// use npuzzle::search::ranking::SampleOptions;
+/// use npuzzle::search::ranking_samples;
+/// use npuzzle::Board;
+/// let goal = Board::solved("7x7".parse().unwrap());
+/// let core = Core::new(Sources::default());
+/// let set = core.cached_pdbs(&goal, "auto").expect("the 7x7 set is cached");
+/// let start = npuzzle::scramble::uniform(&goal, &mut npuzzle::scramble::Rng::new(1));
+/// let options = SampleOptions { width: 256, per_layer: 1, label_width: 64, ranking: None };
+/// let samples = ranking_samples(&start, &set, &options, 2).unwrap();
+/// assert!(samples.iter().all(|s| s.label.is_none_or(|l| l >= s.lc)));
+/// ```
+pub fn ranking_samples(
     start: &Board,
     dbs: &PdbHeuristic,
     options: &SampleOptions,

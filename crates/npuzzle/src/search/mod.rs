@@ -1,6 +1,6 @@
 //! Optimal searches, side by side.
 //!
-//! Every search returns a shortest sequence of moves with its [`Stats`](crate::Stats), or a
+//! Every search returns a shortest sequence of moves with its [`Stats`](crate::solution::Stats), or a
 //! [`SearchError`] (unsolvable, a size mismatch, a limit reached). All of them test
 //! solvability first, in linear time.
 //!
@@ -34,12 +34,12 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use astar::{astar, astar_weighted};
-pub use beam::region_for;
 pub use beam::{
     anytime, anytime_with_databases, beam, beams_at_width, check_beam_width, AnytimeAnswer,
     ANYTIME_MAX_WIDTH, ANYTIME_SECONDS, STAGED_LAST_SIDE, STAGED_L_SIDE,
 };
 pub(crate) use beam::{anytime_above, anytime_time};
+pub use beam::{ranking_samples, region_for};
 pub use bfs::bfs;
 pub use bidir_bfs::bibfs;
 pub use fast::{fast, fast_pdb, FastAnswer};

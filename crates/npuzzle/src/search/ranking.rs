@@ -17,7 +17,6 @@
 //! `bench/train-ranking.py` (see README, "Big boards, short answers").
 
 use crate::board::{Board, Size};
-use crate::error::SearchError;
 use crate::heuristic::pdb::PdbHeuristic;
 
 /// The file's first bytes.
@@ -330,7 +329,7 @@ pub struct RankingSample {
     pub label: Option<u32>,
 }
 
-/// How [`ranking_samples`] samples and labels.
+/// How [`ranking_samples`](super::ranking_samples) samples and labels.
 #[derive(Clone, Debug)]
 pub struct SampleOptions {
     /// The beam's width.
@@ -342,33 +341,6 @@ pub struct SampleOptions {
     /// A correction the sampled beam ranks by (`None`: the plain ranking), so that the
     /// samples show where that ranking goes.
     pub ranking: Option<Ranking>,
-}
-
-/// Runs one beam from `start` across the whole board, ranked by `dbs` (a set for the
-/// usual goal of the board's size), samples `per_layer` of each layer's candidates and
-/// labels each by the length of a plain beam's answer from it, on `threads` threads.
-/// An error if the set does not fit the board.
-///
-/// ```no_run
-/// // (Needs the 7x7 set, built by `npuzzle pdb build --size 7x7`.)
-/// use npuzzle::request::{Core, Sources};
-/// use npuzzle::search::ranking::{ranking_samples, SampleOptions};
-/// use npuzzle::Board;
-/// let goal = Board::solved("7x7".parse().unwrap());
-/// let core = Core::new(Sources::default());
-/// let set = core.cached_pdbs(&goal, "auto").expect("the 7x7 set is cached");
-/// let start = npuzzle::scramble::uniform(&goal, &mut npuzzle::scramble::Rng::new(1));
-/// let options = SampleOptions { width: 256, per_layer: 1, label_width: 64, ranking: None };
-/// let samples = ranking_samples(&start, &set, &options, 2).unwrap();
-/// assert!(samples.iter().all(|s| s.label.is_none_or(|l| l >= s.lc)));
-/// ```
-pub fn ranking_samples(
-    start: &Board,
-    dbs: &PdbHeuristic,
-    options: &SampleOptions,
-    threads: usize,
-) -> Result<Vec<RankingSample>, SearchError> {
-    super::beam::ranking_samples(start, dbs, options, threads)
 }
 
 #[cfg(test)]
