@@ -2,6 +2,7 @@
 //! their fallbacks, the anytime solver).
 
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::core::*;
@@ -18,39 +19,94 @@ use crate::heuristic::HeuristicKind;
 use crate::limits::{resolve_threads, Limits};
 use crate::report::Report;
 use crate::search::{self, Algorithm, FAST_FROM};
-use crate::sequence::Metric;
 use crate::solution::Solution;
 
-impl Core {
-    /// Answers `board` as `request` asks: the report every face prints, the moves, and
-    /// the notes for the person asking.
-    pub fn answer(&self, board: &Board, request: &Request) -> Result<Answer, SearchError> {
-        request.check()?;
-        let goal = request.goal_for(board)?;
-        let started = Instant::now();
-        let mut notes = Vec::new();
-        let cells = board.size().cells();
-        let h = request.heuristic.unwrap_or(HeuristicKind::LinearConflict);
-        let report =
-            |sol: &Solution, algo: Algorithm, name: Option<&str>, weight: Option<f64>| -> Report {
-                Report::solved(
-                    board,
-                    &goal,
-                    sol,
-                    algo,
-                    name,
-                    request.metric,
-                    weight,
-                    request.notation,
-                )
-            };
-        let done = |report: Report, sol: Solution, notes: Vec<String>| Answer {
+/// One board's answer under way: the question, and what the plan's steps have found so
+/// far (the databases at hand, the notes for the person asking).
+struct Work<'a> {
+    board: &'a Board,
+    goal: Board,
+    request: &'a Request,
+    started: Instant,
+    heuristic: HeuristicKind,
+    /// Databases given for the anytime solver's region (not the board's own).
+    region_given: Vec<Arc<PdbHeuristic>>,
+    /// Databases given for the board's goal.
+    given: Option<Named>,
+    /// What a databases step found.
+    found: Option<Named>,
+    notes: Vec<String>,
+}
+
+impl Work<'_> {
+    /// The report of `sol`, found by `algo` (with the heuristic `name`, weighted by
+    /// `weight`).
+    fn report(
+        &self,
+        sol: &Solution,
+        algo: Algorithm,
+        name: Option<&str>,
+        weight: Option<f64>,
+    ) -> Report {
+        Report::solved(
+            self.board,
+            &self.goal,
+            sol,
+            algo,
+            name,
+            self.request.metric,
+            weight,
+            self.request.notation,
+        )
+    }
+
+    /// The answer: `report` and `sol`, with the notes.
+    fn done(&mut self, report: Report, sol: Solution) -> Answer {
+        Answer {
             report,
             stats: sol.stats,
             moves: sol.moves,
             solutions: Vec::new(),
-            notes,
+            notes: std::mem::take(&mut self.notes),
+        }
+    }
+
+    /// An anytime answer's report: the beams' (`anytime`, not proven), or IDA*'s when the
+    /// answer met its bound.
+    fn beam_report(&self, a: &search::AnytimeAnswer) -> Report {
+        let (algo, name) = if a.proven {
+            (Algorithm::Idastar, HeuristicKind::LinearConflict.name())
+        } else if a.databases {
+            (Algorithm::Fast, "pattern-database beam")
+        } else {
+            (Algorithm::Fast, "linear-conflict beam")
         };
+        let mut r = self
+            .report(&a.solution, algo, Some(name), None)
+            .with_lower_bound(a.lower_bound);
+        if !a.proven {
+            r.algorithm = "anytime";
+        }
+        r
+    }
+
+    /// Whether the request's cancel flag is up.
+    fn cancelled(&self) -> bool {
+        self.request
+            .limits
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+}
+
+impl Core {
+    /// Answers `board` as `request` asks: the report every face prints, the moves, and
+    /// the notes for the person asking. The request is checked, an unsolvable board is
+    /// answered as such, and [`plan`] says what runs; each step answers or passes on.
+    pub fn answer(&self, board: &Board, request: &Request) -> Result<Answer, SearchError> {
+        request.check()?;
+        let goal = request.goal_for(board)?;
         // An unsolvable board is an answer, whatever was asked.
         // (The sizes match: goal_for checked them.)
         if !crate::parity::is_solvable(board, &goal).unwrap_or(false) {
@@ -66,35 +122,8 @@ impl Core {
                 moves: Vec::new(),
                 stats: Default::default(),
                 solutions: Vec::new(),
-                notes,
+                notes: Vec::new(),
             });
-        }
-        // Several solutions: IDA* over every path within the optimum.
-        if let Some(max) = request.solutions {
-            let (all, stats) = search::idastar_all(board, &goal, h, &request.limits, max)?;
-            let first = Solution {
-                moves: all.first().cloned().unwrap_or_default(),
-                stats,
-            };
-            let mut r = report(&first, Algorithm::Idastar, Some(h.name()), None);
-            r.solutions = Some(
-                all.iter()
-                    .map(|m| request.notation.format(board, m))
-                    .collect(),
-            );
-            let mut a = done(r, first, notes);
-            a.solutions = all;
-            return Ok(a);
-        }
-        if request.beam_width.is_some() && cells < FAST_FROM {
-            return Err(bad(
-                "beam_width",
-                format!(
-                    "expected a board of {FAST_FROM} cells or more (where auto answers by \
-                     beams), found {} ({cells} cells)",
-                    board.size()
-                ),
-            ));
         }
         // Databases given for the usual 6x6 goal on a bigger board (or another goal), or
         // for the usual goal of a board of this size that the anytime solver ranks whole
@@ -108,178 +137,216 @@ impl Core {
             Some((_, h)) if *h.goal() != goal && anytimes(&h) => (None, vec![h]),
             g => (g, Vec::new()),
         };
-        let wants_pdb = request.pdb.is_some() || given.is_some();
-        let auto_pdb_size = (16..FAST_FROM).contains(&cells);
-        // Weighted A*, and weighted IDA* without databases (with them: below).
-        if let Some(w) = request.weight {
-            let auto_pdb = request.algorithm == Algorithm::Auto
-                && request.heuristic.is_none()
-                && auto_pdb_size;
-            if request.algorithm == Algorithm::Astar || !(wants_pdb || auto_pdb) {
-                let (sol, algo) = if request.algorithm == Algorithm::Astar {
-                    let s = search::astar_weighted(board, &goal, h, w, &request.limits)?;
-                    (s, Algorithm::Astar)
-                } else {
-                    let s = search::idastar_weighted(board, &goal, h, w, &request.limits)?;
-                    (s, Algorithm::Idastar)
-                };
-                return Ok(done(
-                    report(&sol, algo, Some(h.name()), Some(w)),
-                    sol,
-                    notes,
-                ));
+        let steps = plan(request, board.size(), given.is_some())?;
+        let mut work = Work {
+            board,
+            goal,
+            request,
+            started: Instant::now(),
+            heuristic: request.heuristic.unwrap_or(HeuristicKind::LinearConflict),
+            region_given,
+            given,
+            found: None,
+            notes: Vec::new(),
+        };
+        for step in steps {
+            let answered = match step {
+                Step::AllSolutions => Some(self.all_solutions(&mut work)?),
+                Step::Weighted { algorithm } => Some(self.weighted(&mut work, algorithm)?),
+                Step::MultiTile => Some(self.multi_tile(&mut work)?),
+                Step::Databases { source, search } => {
+                    self.with_databases(&mut work, source, search)?
+                }
+                Step::UnusedSet => {
+                    self.unused_set(&mut work)?;
+                    None
+                }
+                Step::FastWithDatabases => self.fast_with_databases(&mut work)?,
+                Step::Anytime => Some(self.anytime_answer(&mut work)?),
+                Step::Search { beams_after } => Some(self.search_step(&mut work, beams_after)?),
+            };
+            if let Some(a) = answered {
+                return Ok(a);
             }
         }
-        if request.metric == Metric::Mtm {
-            let tables = MtmRows::serves(&goal).then(|| self.mtm_tables()).flatten();
-            let name = match tables {
-                Some(_) => "multi-tile tables (goal rows, columns, blocks)",
-                None => "multi-tile walking distance",
-            };
-            let sol = search::idastar_mtm_pdb(board, &goal, tables.as_deref(), &request.limits)?;
-            return Ok(done(
-                report(&sol, Algorithm::Idastar, Some(name), None),
-                sol,
-                notes,
-            ));
-        }
-        // Pattern databases: given, named, or auto's on 16 to 25 cells unless a heuristic
-        // was named (a cached set, or one that builds within a minute and the time left).
-        let auto_pdbs =
-            request.algorithm == Algorithm::Auto && request.heuristic.is_none() && auto_pdb_size;
-        let db_search = matches!(request.algorithm, Algorithm::Auto | Algorithm::Idastar);
-        let pdb =
-            if let Some(g) = given.filter(|_| db_search || request.algorithm == Algorithm::Fast) {
-                Some(g)
-            } else if request.pdb.is_some() && db_search {
-                self.pdbs_for(
-                    &goal,
-                    request.pdb.as_deref(),
-                    &request.limits,
-                    AUTO_BUILD_SECONDS,
-                )?
-            } else if auto_pdbs {
-                let budget = request.limits.time_limit.map_or(AUTO_BUILD_SECONDS, |t| {
-                    t.as_secs_f64().min(AUTO_BUILD_SECONDS)
-                });
-                let found = self.pdbs_for(&goal, None, &request.limits, budget);
-                let cancelled = request
-                    .limits
-                    .cancel
-                    .as_ref()
-                    .is_some_and(|c| c.load(Ordering::Relaxed));
-                match auto_build_stopped(found, cancelled)? {
+        // (Every plan ends with a step that answers.)
+        Err(bad(
+            "algorithm",
+            "no step of the plan answered the board (a bug)",
+        ))
+    }
+
+    /// [`Step::AllSolutions`].
+    fn all_solutions(&self, w: &mut Work<'_>) -> Result<Answer, SearchError> {
+        let (h, limits) = (w.heuristic, &w.request.limits);
+        let max = w.request.solutions.unwrap_or(1);
+        let (all, stats) = search::idastar_all(w.board, &w.goal, h, limits, max)?;
+        let first = Solution {
+            moves: all.first().cloned().unwrap_or_default(),
+            stats,
+        };
+        let mut r = w.report(&first, Algorithm::Idastar, Some(h.name()), None);
+        r.solutions = Some(
+            all.iter()
+                .map(|m| w.request.notation.format(w.board, m))
+                .collect(),
+        );
+        let mut a = w.done(r, first);
+        a.solutions = all;
+        Ok(a)
+    }
+
+    /// [`Step::Weighted`].
+    fn weighted(&self, w: &mut Work<'_>, algorithm: Algorithm) -> Result<Answer, SearchError> {
+        let (h, limits) = (w.heuristic, &w.request.limits);
+        let weight = w.request.weight.unwrap_or(1.0);
+        let sol = if algorithm == Algorithm::Astar {
+            search::astar_weighted(w.board, &w.goal, h, weight, limits)?
+        } else {
+            search::idastar_weighted(w.board, &w.goal, h, weight, limits)?
+        };
+        let r = w.report(&sol, algorithm, Some(h.name()), Some(weight));
+        Ok(w.done(r, sol))
+    }
+
+    /// [`Step::MultiTile`].
+    fn multi_tile(&self, w: &mut Work<'_>) -> Result<Answer, SearchError> {
+        let tables = MtmRows::serves(&w.goal)
+            .then(|| self.mtm_tables())
+            .flatten();
+        let name = match tables {
+            Some(_) => "multi-tile tables (goal rows, columns, blocks)",
+            None => "multi-tile walking distance",
+        };
+        let sol = search::idastar_mtm_pdb(w.board, &w.goal, tables.as_deref(), &w.request.limits)?;
+        let r = w.report(&sol, Algorithm::Idastar, Some(name), None);
+        Ok(w.done(r, sol))
+    }
+
+    /// [`Step::Databases`]: the databases from `source` kept for the steps after, and
+    /// with `search`, database IDA* with them (the fast solver past its time, with auto).
+    fn with_databases(
+        &self,
+        w: &mut Work<'_>,
+        source: DatabaseSource,
+        search: bool,
+    ) -> Result<Option<Answer>, SearchError> {
+        let request = w.request;
+        w.found = match source {
+            DatabaseSource::Given => w.given.clone(),
+            DatabaseSource::Named { budget } => {
+                self.pdbs_for(&w.goal, request.pdb.as_deref(), &request.limits, budget)?
+            }
+            DatabaseSource::Auto { budget } => {
+                let found = self.pdbs_for(&w.goal, None, &request.limits, budget);
+                match auto_build_stopped(found, w.cancelled())? {
                     Ok(found) => found,
                     Err(note) => {
-                        notes.push(format!("{board}: {note}"));
+                        w.notes.push(format!("{}: {note}", w.board));
                         None
                     }
                 }
-            } else {
-                None
-            };
-        let limits = self.exact_limits(request, cells, started);
-        let no_pdb = pdb.is_none();
-        if let Some((spec, h)) = pdb
-            .as_ref()
-            .filter(|_| request.algorithm != Algorithm::Fast)
-        {
-            let name = h.label(spec);
-            let threads = resolve_threads(request.threads);
-            let result = match request.weight {
-                Some(w) => search::idastar_pdb_weighted(board, &goal, h, w, &limits, threads),
-                None => search::idastar_pdb_parallel(board, &goal, h, &limits, threads),
-            };
-            return self.anytime(
-                request,
-                board,
-                &goal,
-                result,
-                Some(h),
-                &limits,
-                notes,
-                |sol| report(sol, Algorithm::Idastar, Some(&name), request.weight),
-            );
-        }
-        // The fast solver on 16 to 25 cells: the weighted database search when a set
-        // for the goal is at hand (the one named, else auto's; nothing is built for it),
-        // else the reduction solver.
-        // Where the fast solver uses none, a set named is checked all the same (as for
-        // the other searches, and as on 16 to 25 cells below), and said to go unused.
-        if request.algorithm == Algorithm::Fast && !auto_pdb_size && request.pdbs.is_none() {
-            if let Some(spec) = &request.pdb {
-                partitions(&goal, spec).map_err(|e| bad("pdb", e))?;
-                notes.push(format!(
-                    "{board}: the fast solver uses pattern databases on 16 to 25 cells \
-                     only; this {} board is answered without the {spec} set",
-                    goal.size()
-                ));
             }
-        }
-        if request.algorithm == Algorithm::Fast && auto_pdb_size {
-            let at_hand = match pdb {
-                Some(p) => Some(p),
-                None => self.pdbs_for_fast(&goal, request.pdb.as_deref(), &request.limits)?,
-            };
-            if let Some((spec, h)) = at_hand {
-                let ans = search::fast_pdb(board, &goal, &h, &limits)?;
-                let name = format!("weighted {}", h.label(&spec));
-                let name = ans.weight.is_some().then_some(name.as_str());
-                let r = report(&ans.solution, Algorithm::Fast, name, ans.weight)
-                    .with_lower_bound(ans.lower_bound);
-                return Ok(done(r, ans.solution, notes));
-            }
-        }
-        // An anytime answer's report: the beams' (`anytime`, not proven), or IDA*'s when
-        // the answer met its bound.
-        let beam_report = |a: &search::AnytimeAnswer| {
-            let (algo, name) = if a.proven {
-                (Algorithm::Idastar, HeuristicKind::LinearConflict.name())
-            } else {
-                let name = if a.databases {
-                    "pattern-database beam"
-                } else {
-                    "linear-conflict beam"
-                };
-                (Algorithm::Fast, name)
-            };
-            let mut r = report(&a.solution, algo, Some(name), None).with_lower_bound(a.lower_bound);
-            if !a.proven {
-                r.algorithm = "anytime";
-            }
-            r
         };
-        // Auto past 25 cells: the anytime solver, within the time limit (a second
-        // without one).
-        if request.algorithm == Algorithm::Auto && cells >= FAST_FROM && !request.exact {
-            // Reading the databases (the first board that needs them: 0.2-0.4 s here
-            // from the page cache, seconds from disk) counts against the time, a second
-            // when none is given; with less than REGION_PDBS_FROM they are used only if
-            // already in memory.
-            // At a fixed beam width, the sets are chosen as for ample time (see
-            // `sets_limit`) and, without a limit, nothing ends the run but its beams.
-            let total = search::anytime_time(request.limits.time_limit, request.beam_width);
-            let choose = Limits {
-                time_limit: sets_limit(request.limits.time_limit, request.beam_width),
-                ..request.limits.clone()
-            };
-            let dbs = self.region_pdbs(board, &choose, &region_given);
-            let dbs: Vec<&PdbHeuristic> = dbs.iter().map(|h| &**h).collect();
-            let left = Limits {
-                time_limit: total.map(|t| t.saturating_sub(started.elapsed())),
-                ..request.limits.clone()
-            };
-            let a = match request.beam_width {
-                Some(w) => search::beams_at_width(board, &goal, &dbs, w, request.threads, &left)?,
-                None => search::anytime_with_databases(board, &goal, &dbs, request.threads, &left)?,
-            };
-            return Ok(done(beam_report(&a), a.solution, notes));
+        let Some((spec, h)) = w.found.clone().filter(|_| search) else {
+            return Ok(None);
+        };
+        let limits = self.exact_limits(request, w.board.size().cells(), w.started);
+        let name = h.label(&spec);
+        let threads = resolve_threads(request.threads);
+        let result = match request.weight {
+            Some(weight) => {
+                search::idastar_pdb_weighted(w.board, &w.goal, &h, weight, &limits, threads)
+            }
+            None => search::idastar_pdb_parallel(w.board, &w.goal, &h, &limits, threads),
+        };
+        let notes = std::mem::take(&mut w.notes);
+        let w = &*w;
+        self.anytime(
+            request,
+            w.board,
+            &w.goal,
+            result,
+            Some(&h),
+            &limits,
+            notes,
+            |sol| w.report(sol, Algorithm::Idastar, Some(&name), request.weight),
+        )
+        .map(Some)
+    }
+
+    /// [`Step::UnusedSet`]: the named set checked (as for the other searches), and said
+    /// to go unused.
+    fn unused_set(&self, w: &mut Work<'_>) -> Result<(), SearchError> {
+        if let Some(spec) = &w.request.pdb {
+            partitions(&w.goal, spec).map_err(|e| bad("pdb", e))?;
+            w.notes.push(format!(
+                "{}: the fast solver uses pattern databases on 16 to 25 cells only; this {} \
+                 board is answered without the {spec} set",
+                w.board,
+                w.goal.size()
+            ));
         }
-        // Auto on 16 to 25 cells with no databases at hand (none cached, none built in the
-        // time): the exact search gets half the time, and if it runs out, beams answer in
-        // the other half (far shorter than the fast solver's answer), with the bound the
-        // exact search proved.
-        let beams_after = auto_pdbs && no_pdb && !request.exact && request.metric == Metric::Stm;
+        Ok(())
+    }
+
+    /// [`Step::FastWithDatabases`]: the weighted database search of the fast solver, with
+    /// the databases found, else the named or auto's set if cached (none is built for it).
+    fn fast_with_databases(&self, w: &mut Work<'_>) -> Result<Option<Answer>, SearchError> {
+        let request = w.request;
+        let at_hand = match w.found.clone() {
+            Some(p) => Some(p),
+            None => self.pdbs_for_fast(&w.goal, request.pdb.as_deref(), &request.limits)?,
+        };
+        let Some((spec, h)) = at_hand else {
+            return Ok(None);
+        };
+        let limits = self.exact_limits(request, w.board.size().cells(), w.started);
+        let ans = search::fast_pdb(w.board, &w.goal, &h, &limits)?;
+        let name = format!("weighted {}", h.label(&spec));
+        let name = ans.weight.is_some().then_some(name.as_str());
+        let r = w
+            .report(&ans.solution, Algorithm::Fast, name, ans.weight)
+            .with_lower_bound(ans.lower_bound);
+        Ok(Some(w.done(r, ans.solution)))
+    }
+
+    /// [`Step::Anytime`]: the anytime solver within the time limit (a second without one),
+    /// ranked by the sets at hand. Reading the databases (the first board that needs
+    /// them: 0.2-0.4 s here from the page cache, seconds from disk) counts against the
+    /// time; with less than [`REGION_PDBS_FROM`] they are used only if already in memory.
+    /// At a fixed beam width, the sets are chosen as for ample time (see [`sets_limit`])
+    /// and, without a limit, nothing ends the run but its beams.
+    fn anytime_answer(&self, w: &mut Work<'_>) -> Result<Answer, SearchError> {
+        let request = w.request;
+        let total = search::anytime_time(request.limits.time_limit, request.beam_width);
+        let choose = Limits {
+            time_limit: sets_limit(request.limits.time_limit, request.beam_width),
+            ..request.limits.clone()
+        };
+        let dbs = self.region_pdbs(w.board, &choose, &w.region_given);
+        let dbs: Vec<&PdbHeuristic> = dbs.iter().map(|h| &**h).collect();
+        let left = Limits {
+            time_limit: total.map(|t| t.saturating_sub(w.started.elapsed())),
+            ..request.limits.clone()
+        };
+        let (board, goal, threads) = (w.board, &w.goal, request.threads);
+        let a = match request.beam_width {
+            Some(width) => search::beams_at_width(board, goal, &dbs, width, threads, &left)?,
+            None => search::anytime_with_databases(board, goal, &dbs, threads, &left)?,
+        };
+        let r = w.beam_report(&a);
+        Ok(w.done(r, a.solution))
+    }
+
+    /// [`Step::Search`]. With `beams_after` and no databases found (auto on 16 to 25
+    /// cells, none cached or built in the time), the exact search gets half the time, and
+    /// if it runs out, beams answer in the other half (far shorter than the fast solver's
+    /// answer) with the bound the exact search proved.
+    fn search_step(&self, w: &mut Work<'_>, beams_after: bool) -> Result<Answer, SearchError> {
+        let request = w.request;
+        let beams_after = beams_after && w.found.is_none();
+        let limits = self.exact_limits(request, w.board.size().cells(), w.started);
         let total = limits.time_limit;
         let limits = if beams_after {
             std::borrow::Cow::Owned(Limits {
@@ -290,12 +357,14 @@ impl Core {
             limits
         };
         // Distance tables, IDA*, the fast solver on big boards: per size.
-        let (result, algo) = self.search(board, &goal, request, h, &limits, &mut notes);
-        let cancelled = request
-            .limits
-            .cancel
-            .as_ref()
-            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed));
+        let (result, algo) = self.search(
+            w.board,
+            &w.goal,
+            request,
+            w.heuristic,
+            &limits,
+            &mut w.notes,
+        );
         if let (
             true,
             false,
@@ -305,17 +374,17 @@ impl Core {
                 expanded,
                 ..
             }),
-        ) = (beams_after, cancelled, &result)
+        ) = (beams_after, w.cancelled(), &result)
         {
             let left = Limits {
-                time_limit: total.map(|t| t.saturating_sub(started.elapsed())),
+                time_limit: total.map(|t| t.saturating_sub(w.started.elapsed())),
                 ..request.limits.clone()
             };
-            let dbs = self.region_pdbs(board, &left, &region_given);
+            let dbs = self.region_pdbs(w.board, &left, &w.region_given);
             let dbs: Vec<&PdbHeuristic> = dbs.iter().map(|h| &**h).collect();
             let mut a = search::anytime_above(
-                board,
-                &goal,
+                w.board,
+                &w.goal,
                 request.threads,
                 &left,
                 *lower_bound,
@@ -323,19 +392,30 @@ impl Core {
                 None,
             )?;
             a.solution.stats.expanded += expanded;
-            a.solution.stats.elapsed = started.elapsed();
-            notes.push(format!(
-                "{board}: the exact search stopped after {:.1} s having proven {lower_bound}; \
+            a.solution.stats.elapsed = w.started.elapsed();
+            w.notes.push(format!(
+                "{}: the exact search stopped after {:.1} s having proven {lower_bound}; \
                  answered by beams (ask for exact answers to wait for a proven one)",
+                w.board,
                 elapsed.as_secs_f64()
             ));
-            return Ok(done(beam_report(&a), a.solution, notes));
+            let r = w.beam_report(&a);
+            return Ok(w.done(r, a.solution));
         }
-        let name = algo.uses_heuristic().then_some(h.name());
+        let name = algo.uses_heuristic().then_some(w.heuristic.name());
         let weight = request.weight;
-        self.anytime(request, board, &goal, result, None, &limits, notes, |sol| {
-            report(sol, algo, name, weight.filter(|_| algo != Algorithm::Fast))
-        })
+        let notes = std::mem::take(&mut w.notes);
+        let w = &*w;
+        self.anytime(
+            request,
+            w.board,
+            &w.goal,
+            result,
+            None,
+            &limits,
+            notes,
+            |sol| w.report(sol, algo, name, weight.filter(|_| algo != Algorithm::Fast)),
+        )
     }
 
     /// A board's limits: what is left of its time limit after building databases; with

@@ -1,10 +1,170 @@
-//! The plan's pure parts: which database sets the anytime solver tries for a board size and a
-//! time limit, and from when (no files are read here).
+//! The plan: what will run for a request on a board of a size, as a pure function of the
+//! two and of what is at hand ([`plan`], every case unit-tested), and which database sets
+//! the anytime solver tries for a size and a time limit. No file is read and nothing is
+//! searched here: the answer carries the plan out.
 
 use std::time::Duration;
 
+use super::request::{bad, Request, AUTO_BUILD_SECONDS};
 use crate::board::{Board, Size};
-use crate::search::{self};
+use crate::error::SearchError;
+use crate::search::{self, Algorithm, FAST_FROM};
+use crate::sequence::Metric;
+
+/// Where a request's pattern databases come from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub enum DatabaseSource {
+    /// Given with the request, for the board's goal.
+    Given,
+    /// Named by the request: loaded, or built within `budget` seconds.
+    Named {
+        /// Seconds its builds may take.
+        budget: f64,
+    },
+    /// Auto's choice: the best set cached, or one that builds within `budget` seconds.
+    Auto {
+        /// Seconds its builds may take.
+        budget: f64,
+    },
+}
+
+/// One step of a [`plan`]. Each answers the board, or (where it has nothing to answer
+/// with: no databases at hand) passes the board on to the next step.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub enum Step {
+    /// Every optimal solution, up to the count asked for: IDA* over every path within the
+    /// optimum.
+    AllSolutions,
+    /// Weighted A* or IDA*, without databases.
+    Weighted {
+        /// A* or IDA*.
+        algorithm: Algorithm,
+    },
+    /// The multi-tile metric's IDA* (with its tables where they serve the goal).
+    MultiTile,
+    /// Pattern databases from `source`. With `search`, database IDA* (weighted where a
+    /// weight is asked for) answers with them, or the fast solver past its time where auto
+    /// chose; without, they are only kept for the steps after. Passes where none are at
+    /// hand.
+    Databases {
+        /// Where they come from.
+        source: DatabaseSource,
+        /// Whether database IDA* runs with them.
+        search: bool,
+    },
+    /// A set named for the fast solver on a size it uses none on: checked, and said to
+    /// go unused.
+    UnusedSet,
+    /// The fast solver with databases: those of the step before, else the set named or
+    /// auto's, if cached (none is built for it). Passes where none is at hand.
+    FastWithDatabases,
+    /// The anytime solver (beams, ranked by the sets at hand) within the time limit.
+    Anytime,
+    /// The search without databases, per size: a distance table, IDA*, or the quick exact
+    /// search and the fast solver past 25 cells; where it runs out, with auto, the fast
+    /// solver. With `beams_after` (auto, where no databases were found): the exact
+    /// search gets half the time, and beams the rest.
+    Search {
+        /// Whether beams answer once the exact search has had half the time.
+        beams_after: bool,
+    },
+}
+
+/// What will run for `request` on a board of `size`, step by step (see [`Step`]);
+/// `given_for_board`: whether databases given with the request are for the board's goal
+/// (others are the anytime solver's). The board's solvability is checked before: an
+/// unsolvable board is an answer whatever the plan. A request a board of this size cannot
+/// take is an error.
+///
+/// ```
+/// use npuzzle::request::{plan, DatabaseSource, Request, Step};
+/// let auto = Request::default();
+/// let steps = plan(&auto, "4x4".parse().unwrap(), false).unwrap();
+/// assert_eq!(
+///     steps,
+///     [
+///         Step::Databases { source: DatabaseSource::Auto { budget: 60.0 }, search: true },
+///         Step::Search { beams_after: true },
+///     ]
+/// );
+/// assert_eq!(plan(&auto, "6x6".parse().unwrap(), false).unwrap(), [Step::Anytime]);
+/// ```
+pub fn plan(
+    request: &Request,
+    size: Size,
+    given_for_board: bool,
+) -> Result<Vec<Step>, SearchError> {
+    let cells = size.cells();
+    let auto = request.algorithm == Algorithm::Auto;
+    if request.solutions.is_some() {
+        return Ok(vec![Step::AllSolutions]);
+    }
+    if request.beam_width.is_some() && cells < FAST_FROM {
+        return Err(bad(
+            "beam_width",
+            format!(
+                "expected a board of {FAST_FROM} cells or more (where auto answers by beams), \
+                 found {size} ({cells} cells)"
+            ),
+        ));
+    }
+    // Auto's databases: on 16 to 25 cells, unless a heuristic was named.
+    let auto_size = (16..FAST_FROM).contains(&cells);
+    let auto_pdbs = auto && request.heuristic.is_none() && auto_size;
+    let wants_pdb = request.pdb.is_some() || given_for_board;
+    if request.weight.is_some()
+        && (request.algorithm == Algorithm::Astar || !(wants_pdb || auto_pdbs))
+    {
+        let algorithm = if request.algorithm == Algorithm::Astar {
+            Algorithm::Astar
+        } else {
+            Algorithm::Idastar
+        };
+        return Ok(vec![Step::Weighted { algorithm }]);
+    }
+    if request.metric == Metric::Mtm {
+        return Ok(vec![Step::MultiTile]);
+    }
+    let fast = request.algorithm == Algorithm::Fast;
+    let db_search = auto || request.algorithm == Algorithm::Idastar;
+    let source = if given_for_board && (db_search || fast) {
+        Some(DatabaseSource::Given)
+    } else if request.pdb.is_some() && db_search {
+        Some(DatabaseSource::Named {
+            budget: AUTO_BUILD_SECONDS,
+        })
+    } else if auto_pdbs {
+        let budget = request.limits.time_limit.map_or(AUTO_BUILD_SECONDS, |t| {
+            t.as_secs_f64().min(AUTO_BUILD_SECONDS)
+        });
+        Some(DatabaseSource::Auto { budget })
+    } else {
+        None
+    };
+    let mut steps = Vec::new();
+    if let Some(source) = source {
+        steps.push(Step::Databases {
+            source,
+            search: !fast,
+        });
+    }
+    if fast && !auto_size && request.pdbs.is_none() && request.pdb.is_some() {
+        steps.push(Step::UnusedSet);
+    }
+    if fast && auto_size {
+        steps.push(Step::FastWithDatabases);
+    }
+    if auto && cells >= FAST_FROM && !request.exact {
+        steps.push(Step::Anytime);
+        return Ok(steps);
+    }
+    steps.push(Step::Search {
+        beams_after: auto_pdbs && !request.exact && request.metric == Metric::Stm,
+    });
+    Ok(steps)
+}
 
 /// The shortest time limit for which the anytime solver's last-region databases are read
 /// from the database folder (the first board that needs them); sets already in memory
@@ -87,4 +247,232 @@ pub const WARM_SHARE: f64 = 0.25;
 pub fn region_goal() -> Board {
     let side = crate::search::STAGED_LAST_SIDE;
     Board::solved(Size::new(side, side).expect("a small square"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::heuristic::HeuristicKind;
+    use crate::limits::Limits;
+
+    fn size(s: &str) -> Size {
+        s.parse().unwrap()
+    }
+
+    fn auto(budget: f64) -> Step {
+        Step::Databases {
+            source: DatabaseSource::Auto { budget },
+            search: true,
+        }
+    }
+
+    /// Every case the answer distinguishes, one request at a time.
+    #[test]
+    fn every_request_gets_its_steps() {
+        let r = |f: &dyn Fn(&mut Request)| {
+            let mut r = Request::default();
+            f(&mut r);
+            r
+        };
+        let search = Step::Search { beams_after: false };
+        let cases: Vec<(&str, Request, &str, bool, Vec<Step>)> = vec![
+            ("auto 3x3", r(&|_| {}), "3x3", false, vec![search]),
+            (
+                "auto 4x4",
+                r(&|_| {}),
+                "4x4",
+                false,
+                vec![auto(60.0), Step::Search { beams_after: true }],
+            ),
+            (
+                "auto 4x4, 10 s",
+                r(&|r| {
+                    r.limits = Limits {
+                        time_limit: Some(Duration::from_secs(10)),
+                        ..Limits::default()
+                    }
+                }),
+                "4x4",
+                false,
+                vec![auto(10.0), Step::Search { beams_after: true }],
+            ),
+            (
+                "auto 4x4, exact",
+                r(&|r| r.exact = true),
+                "4x4",
+                false,
+                vec![auto(60.0), search],
+            ),
+            (
+                "auto 5x5",
+                r(&|_| {}),
+                "5x5",
+                false,
+                vec![auto(60.0), Step::Search { beams_after: true }],
+            ),
+            ("auto 6x6", r(&|_| {}), "6x6", false, vec![Step::Anytime]),
+            (
+                "auto 6x6, exact",
+                r(&|r| r.exact = true),
+                "6x6",
+                false,
+                vec![search],
+            ),
+            (
+                "auto 4x4, a heuristic",
+                r(&|r| r.heuristic = Some(HeuristicKind::Manhattan)),
+                "4x4",
+                false,
+                vec![search],
+            ),
+            (
+                "auto 4x4, given",
+                r(&|_| {}),
+                "4x4",
+                true,
+                vec![
+                    Step::Databases {
+                        source: DatabaseSource::Given,
+                        search: true,
+                    },
+                    Step::Search { beams_after: true },
+                ],
+            ),
+            (
+                "idastar 4x4, named",
+                r(&|r| {
+                    r.algorithm = Algorithm::Idastar;
+                    r.pdb = Some("5-5-5".into())
+                }),
+                "4x4",
+                false,
+                vec![
+                    Step::Databases {
+                        source: DatabaseSource::Named { budget: 60.0 },
+                        search: true,
+                    },
+                    search,
+                ],
+            ),
+            (
+                "idastar 4x4",
+                r(&|r| r.algorithm = Algorithm::Idastar),
+                "4x4",
+                false,
+                vec![search],
+            ),
+            (
+                "fast 4x4",
+                r(&|r| r.algorithm = Algorithm::Fast),
+                "4x4",
+                false,
+                vec![Step::FastWithDatabases, search],
+            ),
+            (
+                "fast 4x4, given",
+                r(&|r| r.algorithm = Algorithm::Fast),
+                "4x4",
+                true,
+                vec![
+                    Step::Databases {
+                        source: DatabaseSource::Given,
+                        search: false,
+                    },
+                    Step::FastWithDatabases,
+                    search,
+                ],
+            ),
+            (
+                "fast 3x3, named",
+                r(&|r| {
+                    r.algorithm = Algorithm::Fast;
+                    r.pdb = Some("1,2,3/4,5,6/7,8".into())
+                }),
+                "3x3",
+                false,
+                vec![Step::UnusedSet, search],
+            ),
+            (
+                "fast 6x6",
+                r(&|r| r.algorithm = Algorithm::Fast),
+                "6x6",
+                false,
+                vec![search],
+            ),
+            (
+                "bfs 3x3",
+                r(&|r| r.algorithm = Algorithm::Bfs),
+                "3x3",
+                false,
+                vec![search],
+            ),
+            (
+                "several solutions",
+                r(&|r| r.solutions = Some(3)),
+                "4x4",
+                false,
+                vec![Step::AllSolutions],
+            ),
+            (
+                "weighted, no databases",
+                r(&|r| {
+                    r.weight = Some(2.0);
+                    r.heuristic = Some(HeuristicKind::Manhattan)
+                }),
+                "4x4",
+                false,
+                vec![Step::Weighted {
+                    algorithm: Algorithm::Idastar,
+                }],
+            ),
+            (
+                "weighted A*",
+                r(&|r| {
+                    r.weight = Some(2.0);
+                    r.algorithm = Algorithm::Astar
+                }),
+                "4x4",
+                false,
+                vec![Step::Weighted {
+                    algorithm: Algorithm::Astar,
+                }],
+            ),
+            (
+                "weighted auto 4x4",
+                r(&|r| r.weight = Some(2.0)),
+                "4x4",
+                false,
+                vec![auto(60.0), Step::Search { beams_after: true }],
+            ),
+            (
+                "weighted auto 3x3",
+                r(&|r| r.weight = Some(2.0)),
+                "3x3",
+                false,
+                vec![Step::Weighted {
+                    algorithm: Algorithm::Idastar,
+                }],
+            ),
+            (
+                "multi-tile",
+                r(&|r| r.metric = Metric::Mtm),
+                "4x4",
+                false,
+                vec![Step::MultiTile],
+            ),
+        ];
+        for (what, request, s, given, want) in cases {
+            assert_eq!(plan(&request, size(s), given).unwrap(), want, "{what}");
+        }
+        // A beam width on a board too small for beams is refused, naming the field.
+        let beams = r(&|r| r.beam_width = Some(8));
+        assert!(matches!(
+            plan(&beams, size("5x5"), false),
+            Err(SearchError::BadRequest {
+                field: "beam_width",
+                ..
+            })
+        ));
+        assert_eq!(plan(&beams, size("6x6"), false).unwrap(), [Step::Anytime]);
+    }
 }

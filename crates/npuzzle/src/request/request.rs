@@ -95,7 +95,7 @@ impl std::fmt::Debug for Request {
     }
 }
 
-pub(super) fn bad(field: &'static str, reason: impl Into<String>) -> SearchError {
+pub(crate) fn bad(field: &'static str, reason: impl Into<String>) -> SearchError {
     SearchError::BadRequest {
         field,
         reason: reason.into(),
