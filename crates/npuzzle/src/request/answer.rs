@@ -149,7 +149,7 @@ impl Core {
             found: None,
             notes: Vec::new(),
         };
-        for step in steps {
+        for &step in steps.steps() {
             let answered = match step {
                 Step::AllSolutions => Some(self.all_solutions(&mut work)?),
                 Step::Weighted { algorithm } => Some(self.weighted(&mut work, algorithm)?),
@@ -234,10 +234,14 @@ impl Core {
         let request = w.request;
         w.found = match source {
             DatabaseSource::Given => w.given.clone(),
-            DatabaseSource::Named { budget } => {
-                self.pdbs_for(&w.goal, request.pdb.as_deref(), &request.limits, budget)?
-            }
-            DatabaseSource::Auto { budget } => {
+            DatabaseSource::Named => self.pdbs_for(
+                &w.goal,
+                request.pdb.as_deref(),
+                &request.limits,
+                AUTO_BUILD_SECONDS,
+            )?,
+            DatabaseSource::Auto => {
+                let budget = build_budget(request);
                 let found = self.pdbs_for(&w.goal, None, &request.limits, budget);
                 match auto_build_stopped(found, w.cancelled())? {
                     Ok(found) => found,

@@ -12,26 +12,74 @@ use crate::search::{self, Algorithm, FAST_FROM};
 use crate::sequence::Metric;
 
 /// Where a request's pattern databases come from.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum DatabaseSource {
     /// Given with the request, for the board's goal.
     Given,
-    /// Named by the request: loaded, or built within `budget` seconds.
-    Named {
-        /// Seconds its builds may take.
-        budget: f64,
-    },
-    /// Auto's choice: the best set cached, or one that builds within `budget` seconds.
-    Auto {
-        /// Seconds its builds may take.
-        budget: f64,
-    },
+    /// Named by the request: loaded, or built within [`AUTO_BUILD_SECONDS`].
+    Named,
+    /// Auto's choice: the best set cached, or one that builds within
+    /// [`build_budget`] seconds.
+    Auto,
+}
+
+/// The seconds auto's database builds may take for `request`: [`AUTO_BUILD_SECONDS`], or
+/// the time limit where it is shorter.
+///
+/// ```
+/// use npuzzle::request::{build_budget, Request};
+/// use npuzzle::Limits;
+/// let ten = Limits { time_limit: Some(std::time::Duration::from_secs(10)), ..Limits::default() };
+/// assert_eq!(build_budget(&Request { limits: ten, ..Request::default() }), 10.0);
+/// assert_eq!(build_budget(&Request::default()), 60.0);
+/// ```
+pub fn build_budget(request: &Request) -> f64 {
+    request.limits.time_limit.map_or(AUTO_BUILD_SECONDS, |t| {
+        t.as_secs_f64().min(AUTO_BUILD_SECONDS)
+    })
+}
+
+/// The steps of a [`plan`], in order (at most four: kept inline, as a plan is made for
+/// every board of a batch).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Plan {
+    steps: [Step; 4],
+    len: usize,
+}
+
+impl Plan {
+    fn of(steps: &[Step]) -> Plan {
+        let mut p = Plan {
+            steps: [Step::Anytime; 4],
+            len: 0,
+        };
+        for &s in steps {
+            p.push(s);
+        }
+        p
+    }
+
+    fn push(&mut self, step: Step) {
+        self.steps[self.len] = step;
+        self.len += 1;
+    }
+
+    /// The steps.
+    pub fn steps(&self) -> &[Step] {
+        &self.steps[..self.len]
+    }
+}
+
+impl<const N: usize> PartialEq<[Step; N]> for Plan {
+    fn eq(&self, other: &[Step; N]) -> bool {
+        self.steps() == other
+    }
 }
 
 /// One step of a [`plan`]. Each answers the board, or (where it has nothing to answer
 /// with: no databases at hand) passes the board on to the next step.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Step {
     /// Every optimal solution, up to the count asked for: IDA* over every path within the
@@ -85,21 +133,17 @@ pub enum Step {
 /// assert_eq!(
 ///     steps,
 ///     [
-///         Step::Databases { source: DatabaseSource::Auto { budget: 60.0 }, search: true },
+///         Step::Databases { source: DatabaseSource::Auto, search: true },
 ///         Step::Search { beams_after: true },
 ///     ]
 /// );
 /// assert_eq!(plan(&auto, "6x6".parse().unwrap(), false).unwrap(), [Step::Anytime]);
 /// ```
-pub fn plan(
-    request: &Request,
-    size: Size,
-    given_for_board: bool,
-) -> Result<Vec<Step>, SearchError> {
+pub fn plan(request: &Request, size: Size, given_for_board: bool) -> Result<Plan, SearchError> {
     let cells = size.cells();
     let auto = request.algorithm == Algorithm::Auto;
     if request.solutions.is_some() {
-        return Ok(vec![Step::AllSolutions]);
+        return Ok(Plan::of(&[Step::AllSolutions]));
     }
     if request.beam_width.is_some() && cells < FAST_FROM {
         return Err(bad(
@@ -122,28 +166,23 @@ pub fn plan(
         } else {
             Algorithm::Idastar
         };
-        return Ok(vec![Step::Weighted { algorithm }]);
+        return Ok(Plan::of(&[Step::Weighted { algorithm }]));
     }
     if request.metric == Metric::Mtm {
-        return Ok(vec![Step::MultiTile]);
+        return Ok(Plan::of(&[Step::MultiTile]));
     }
     let fast = request.algorithm == Algorithm::Fast;
     let db_search = auto || request.algorithm == Algorithm::Idastar;
     let source = if given_for_board && (db_search || fast) {
         Some(DatabaseSource::Given)
     } else if request.pdb.is_some() && db_search {
-        Some(DatabaseSource::Named {
-            budget: AUTO_BUILD_SECONDS,
-        })
+        Some(DatabaseSource::Named)
     } else if auto_pdbs {
-        let budget = request.limits.time_limit.map_or(AUTO_BUILD_SECONDS, |t| {
-            t.as_secs_f64().min(AUTO_BUILD_SECONDS)
-        });
-        Some(DatabaseSource::Auto { budget })
+        Some(DatabaseSource::Auto)
     } else {
         None
     };
-    let mut steps = Vec::new();
+    let mut steps = Plan::of(&[]);
     if let Some(source) = source {
         steps.push(Step::Databases {
             source,
@@ -259,9 +298,9 @@ mod tests {
         s.parse().unwrap()
     }
 
-    fn auto(budget: f64) -> Step {
+    fn auto() -> Step {
         Step::Databases {
-            source: DatabaseSource::Auto { budget },
+            source: DatabaseSource::Auto,
             search: true,
         }
     }
@@ -282,7 +321,7 @@ mod tests {
                 r(&|_| {}),
                 "4x4",
                 false,
-                vec![auto(60.0), Step::Search { beams_after: true }],
+                vec![auto(), Step::Search { beams_after: true }],
             ),
             (
                 "auto 4x4, 10 s",
@@ -294,21 +333,21 @@ mod tests {
                 }),
                 "4x4",
                 false,
-                vec![auto(10.0), Step::Search { beams_after: true }],
+                vec![auto(), Step::Search { beams_after: true }],
             ),
             (
                 "auto 4x4, exact",
                 r(&|r| r.exact = true),
                 "4x4",
                 false,
-                vec![auto(60.0), search],
+                vec![auto(), search],
             ),
             (
                 "auto 5x5",
                 r(&|_| {}),
                 "5x5",
                 false,
-                vec![auto(60.0), Step::Search { beams_after: true }],
+                vec![auto(), Step::Search { beams_after: true }],
             ),
             ("auto 6x6", r(&|_| {}), "6x6", false, vec![Step::Anytime]),
             (
@@ -348,7 +387,7 @@ mod tests {
                 false,
                 vec![
                     Step::Databases {
-                        source: DatabaseSource::Named { budget: 60.0 },
+                        source: DatabaseSource::Named,
                         search: true,
                     },
                     search,
@@ -442,7 +481,7 @@ mod tests {
                 r(&|r| r.weight = Some(2.0)),
                 "4x4",
                 false,
-                vec![auto(60.0), Step::Search { beams_after: true }],
+                vec![auto(), Step::Search { beams_after: true }],
             ),
             (
                 "weighted auto 3x3",
@@ -462,7 +501,11 @@ mod tests {
             ),
         ];
         for (what, request, s, given, want) in cases {
-            assert_eq!(plan(&request, size(s), given).unwrap(), want, "{what}");
+            assert_eq!(
+                plan(&request, size(s), given).unwrap().steps(),
+                want,
+                "{what}"
+            );
         }
         // A beam width on a board too small for beams is refused, naming the field.
         let beams = r(&|r| r.beam_width = Some(8));
