@@ -4,19 +4,37 @@
 //! any goal, permutation ranking, admissible heuristics, and the classic optimal searches
 //! side by side (BFS, bidirectional BFS, A*, IDDFS, IDA*, and a complete distance table).
 //!
-//! Parse a board, solve it, and check the answer:
+//! Ask the solving core: one [`Request`] and one board in, one [`Answer`] out, as the
+//! command line, the server and Python ask it. `auto` picks the search for the size (a
+//! distance table, pattern databases from the user's cache, IDA*, the anytime solver).
 //!
 //! ```
-//! use npuzzle::{solve, Algorithm, Board, HeuristicKind, Limits, Notation};
+//! use npuzzle::{Board, Core, Request, Sources};
+//!
+//! // No folders here; `Sources::user_cache()` gives the user's, as every face uses them.
+//! let core = Core::new(Sources::default());
+//! let start: Board = "8 1 3/4 0 2/7 6 5".parse()?;
+//! let answer = core.answer(&start, &Request::default())?;
+//! assert_eq!(answer.report.length, Some(14));
+//! assert_eq!(answer.report.optimal, Some(true));
+//!
+//! // The moves reach the goal.
+//! let mut board = start.clone();
+//! board.apply_all(&answer.moves)?;
+//! assert_eq!(board, Board::solved(start.size()));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Every search is also a function of its own, for teaching and measuring them side by
+//! side ([`bfs`], [`bibfs`], [`astar`], [`iddfs`], [`idastar`]):
+//!
+//! ```
+//! use npuzzle::{idastar, Board, HeuristicKind, Limits, Notation};
 //!
 //! let start: Board = "8 1 3/4 0 2/7 6 5".parse()?;
 //! let goal = Board::solved(start.size());
-//! let solution = solve(&start, &goal, Algorithm::Idastar, HeuristicKind::LinearConflict, &Limits::default())?;
+//! let solution = idastar(&start, &goal, HeuristicKind::LinearConflict, &Limits::default())?;
 //! assert_eq!(solution.len(), 14);
-//!
-//! let mut board = start.clone();
-//! board.apply_all(&solution.moves)?;
-//! assert_eq!(board, goal);
 //! println!("{}", Notation::Tile.format(&start, &solution.moves));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -58,6 +76,7 @@ pub use heuristic::{Heuristic, HeuristicKind};
 pub use limits::Limits;
 pub use moves::{Direction, Notation};
 pub use parity::is_solvable;
+pub use request::{Answer, Core, Request, Sources};
 pub use search::{astar, bfs, bibfs, idastar, iddfs, solve, Algorithm, Solver};
 pub use size::{Size, SizeError};
 pub use solution::{Solution, Stats};
