@@ -1,0 +1,151 @@
+//! A beam's layers and candidates, its pace and its ends, and the count of its work.
+
+use crate::error::SearchError;
+use crate::limits::try_reserve;
+use crate::moves::Direction;
+
+/// One candidate child of a layer: where it comes from and what it would be.
+#[derive(Clone, Copy)]
+pub(super) struct Cand {
+    /// Ranking key: the estimate in the high bits, hash bits as a tie-break below.
+    pub(super) key: u64,
+    pub(super) parent: u32,
+    pub(super) dir: u8,
+    /// The linear-conflict estimate (the key's may be the databases').
+    pub(super) h: u32,
+    pub(super) all: u32,
+    pub(super) hash: u64,
+    /// With databases: the entry each lookup's moved tile changed.
+    pub(super) vals: [u8; 2 * MAX_REGION_SETS],
+    /// With a learned ranking: its part kept move by move (see [`Ranking::fresh`]).
+    pub(super) kept: f32,
+}
+
+/// A layer of the beam: its positions' cells one after another, and per position the
+/// blank, the linear-conflict estimate, the hash and the move that led there (4: none).
+#[derive(Default)]
+pub(super) struct Layer {
+    pub(super) cells: Vec<u8>,
+    pub(super) blank: Vec<u16>,
+    pub(super) h: Vec<u32>,
+    pub(super) hash: Vec<u64>,
+    /// Manhattan distance of every tile (tracked or not): the tie-break.
+    pub(super) all: Vec<u32>,
+    pub(super) last: Vec<u8>,
+    /// With databases: per position, every lookup's entries (see `RegionDbs`).
+    pub(super) vals: Vec<u8>,
+    /// With databases: per position, every lookup's databases' tiles' cells (see
+    /// `RegionDbs::words`), kept move by move instead of worked out from the cells for
+    /// each child.
+    pub(super) words: Vec<u64>,
+    /// With a learned ranking: per position, its part kept move by move.
+    pub(super) kept: Vec<f32>,
+}
+
+impl Layer {
+    /// Empty but for the parts built from the parents (`cells`, `blank`, `vals`,
+    /// `words`, sized by [`fit`] and overwritten whole), its memory kept.
+    pub(super) fn clear(&mut self) {
+        self.h.clear();
+        self.hash.clear();
+        self.all.clear();
+        self.last.clear();
+        self.kept.clear();
+    }
+}
+
+/// `v` made `len` long, its old contents left where they are (to be overwritten: zeroing
+/// a layer's worth every layer showed in the profile).
+pub(super) fn fit<T: Copy + Default>(v: &mut Vec<T>, len: usize) -> Result<(), SearchError> {
+    if len > v.len() {
+        try_reserve(v, len - v.len(), "beam")?;
+        v.resize(len, T::default());
+    }
+    v.truncate(len);
+    Ok(())
+}
+
+/// A time for a beam to end by: its width is set layer by layer so that the layers still
+/// expected fit in the time left (instead of the clock cutting a wide beam short and
+/// losing it all).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Pace {
+    /// When the beam should end.
+    pub until: std::time::Instant,
+    /// How many layers it is expected to take (from an earlier, narrower beam: more than
+    /// it will).
+    pub layers: usize,
+    /// The widest it may grow to (memory).
+    pub max_width: usize,
+}
+
+/// Positions of a layer expanded as one piece of work (by one thread).
+pub(super) const CHUNK: usize = 2048;
+
+/// How many candidates ahead a layer's construction asks for a parent's memory.
+pub(super) const AHEAD: usize = 8;
+
+/// Positions whose children's lookups are asked for together before any is read.
+pub(super) const BLOCK: usize = 64;
+
+/// What one beam run found.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum BeamEnd {
+    /// A solution (shorter than the cap, if one was given).
+    Found(Vec<Direction>),
+    /// The beam emptied or reached the cap first.
+    Exhausted,
+    /// The clock ran out or the search was cancelled.
+    Stopped,
+    /// The best rank in the beam stopped falling for [`STALL_LAYERS`] layers: the moves
+    /// to the kept position with the best rank.
+    Stalled(Vec<Direction>),
+}
+
+/// Layers without a new best rank after which a beam gives up on reaching its
+/// goal by itself (its positions circle a local minimum of the estimate).
+pub(crate) const STALL_LAYERS: usize = 64;
+
+/// Positions the beams expanded and children they generated, summed over every beam of a
+/// run (shared by the threads of a layer).
+#[derive(Default)]
+pub(crate) struct NodeCount {
+    pub(super) expanded: std::sync::atomic::AtomicU64,
+    pub(super) generated: std::sync::atomic::AtomicU64,
+}
+
+impl NodeCount {
+    pub(super) fn add(&self, expanded: u64, generated: u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.expanded.fetch_add(expanded, Relaxed);
+        self.generated.fetch_add(generated, Relaxed);
+    }
+
+    /// (expanded, generated) so far.
+    pub(crate) fn get(&self) -> (u64, u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        (self.expanded.load(Relaxed), self.generated.load(Relaxed))
+    }
+}
+
+/// The most database sets a beam's last region is ranked by (the largest estimate wins).
+pub const MAX_REGION_SETS: usize = 2;
+
+/// The most tiles a database that ranks a beam's region may have (its tiles' cells are
+/// kept a byte each in one word).
+pub const MAX_WORD_TILES: usize = 8;
+
+/// The widest beam [`anytime`] tries (memory: 4 bytes per position per layer for
+/// the way back, plus the layers themselves).
+pub const ANYTIME_MAX_WIDTH: usize = 1 << 20;
+
+/// Checks a beam width asked for: 1 to [`ANYTIME_MAX_WIDTH`].
+pub fn check_beam_width(width: usize) -> Result<(), String> {
+    if (1..=ANYTIME_MAX_WIDTH).contains(&width) {
+        Ok(())
+    } else {
+        Err(format!(
+            "expected a beam width from 1 to {ANYTIME_MAX_WIDTH}, found {width}"
+        ))
+    }
+}

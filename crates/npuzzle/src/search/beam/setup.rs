@@ -1,0 +1,369 @@
+//! What a beam aims at: the tiles it tracks, the cells the blank keeps to, its estimates and
+//! ranking.
+
+use super::super::ranking::Ranking;
+use super::layer::*;
+use super::region::*;
+use crate::board::Board;
+use crate::heuristic::linear_conflict::LineKeys;
+use crate::heuristic::pdb::PdbHeuristic;
+use crate::scramble::Rng;
+
+/// What a beam aims at, and the facts its inner loop reads.
+pub(crate) struct BeamSetup<'a> {
+    pub(super) n: usize,
+    pub(super) w: usize,
+    pub(super) h: usize,
+    /// Per tile: whether its place counts.
+    pub(super) tracked: Vec<bool>,
+    /// Per cell and direction index: the free cell the blank moves to (`u16::MAX`:
+    /// none).
+    pub(super) next: Vec<u16>,
+    /// Per tile and cell: the grid distance to the tile's goal cell (0 if untracked).
+    pub(super) dist: Vec<u8>,
+    /// Per tile and cell: the grid distance to the tile's goal cell, every tile.
+    pub(super) dist_all: Vec<u8>,
+    /// How much the tracked tiles' estimate outweighs every tile's Manhattan distance
+    /// in the ranking.
+    pub(super) focus: u64,
+    pub(super) goal_row: Vec<u8>,
+    pub(super) goal_col: Vec<u8>,
+    /// The tracked tiles' keys in each line's conflicts.
+    pub(super) lines: LineKeys,
+    /// Per tile and cell, then per blank cell: random words for the position's hash.
+    pub(super) zobrist: Vec<u64>,
+    /// Databases that rank the positions instead of the linear-conflict estimate.
+    pub(super) region: Option<RegionDbs<'a>>,
+    /// A learned correction to the databases' ranking (a whole board's beam only).
+    pub(super) ranking: Option<Ranking>,
+    /// Takes samples of the candidates, for fitting a ranking.
+    pub(super) sampler: Option<&'a Sampler>,
+}
+
+/// Candidates a beam set aside for [`ranking_samples`]: (layer, cells).
+pub(super) struct Sampler {
+    pub(super) per_layer: usize,
+    pub(super) taken: std::sync::Mutex<Vec<(usize, Vec<u8>)>>,
+}
+
+impl<'a> BeamSetup<'a> {
+    /// A beam towards `goal`'s places for the `tracked` tiles, the blank kept to the
+    /// `free` cells. Positions are ranked by `focus` times the tracked tiles' estimate
+    /// plus every tile's Manhattan distance (so that, while one line is being solved,
+    /// the rest of the board gets no worse than it must).
+    pub(crate) fn new(
+        goal: &Board,
+        tracked: Vec<bool>,
+        free: Vec<bool>,
+        focus: u64,
+    ) -> BeamSetup<'a> {
+        let n = goal.cells().len();
+        let w = goal.size().width();
+        let mut pos = vec![0usize; n];
+        for (i, &t) in goal.cells().iter().enumerate() {
+            pos[t as usize] = i;
+        }
+        let mut dist_all = vec![0u8; n * n];
+        for t in 1..n {
+            for c in 0..n {
+                dist_all[t * n + c] =
+                    ((pos[t] / w).abs_diff(c / w) + (pos[t] % w).abs_diff(c % w)) as u8;
+            }
+        }
+        let mut dist = dist_all.clone();
+        for t in 0..n {
+            if !tracked[t] {
+                dist[t * n..(t + 1) * n].fill(0);
+            }
+        }
+        let mut rng = Rng::new(0x5eed_beaf);
+        let h = goal.size().height();
+        let next = (0..n * 4)
+            .map(|k| {
+                let (blank, d) = (k / 4, k % 4);
+                let (r, c) = (blank / w, blank % w);
+                let to = match d {
+                    // Up: the tile below slides up, the blank goes down.
+                    0 => (r + 1 < h).then(|| blank + w),
+                    1 => (r > 0).then(|| blank - w),
+                    2 => (c + 1 < w).then(|| blank + 1),
+                    _ => (c > 0).then(|| blank - 1),
+                };
+                to.filter(|&t| free[t]).map_or(u16::MAX, |t| t as u16)
+            })
+            .collect();
+        let lines = LineKeys::new(goal, |t| tracked[t]);
+        BeamSetup {
+            n,
+            w,
+            h,
+            tracked,
+            next,
+            dist,
+            dist_all,
+            focus,
+            goal_row: pos.iter().map(|&p| (p / w) as u8).collect(),
+            goal_col: pos.iter().map(|&p| (p % w) as u8).collect(),
+            lines,
+            zobrist: (0..n * n + n).map(|_| rng.next_u64()).collect(),
+            region: None,
+            ranking: None,
+            sampler: None,
+        }
+    }
+
+    /// Ranks the positions by `sets` of databases (the largest of their sums, each on
+    /// the board as it is and reflected where the goal allows) instead of the
+    /// linear-conflict estimate, if they fit: sets for the usual goal (blank last) of a
+    /// board the size of the region of free cells, every tile of which is tracked and has
+    /// its goal cell there. Says whether they fit (the first [`MAX_REGION_SETS`] sets are
+    /// used).
+    pub(crate) fn use_databases(
+        &mut self,
+        goal: &Board,
+        free: &[bool],
+        sets: &[&'a PdbHeuristic],
+    ) -> bool {
+        let free: Vec<usize> = (0..self.n).filter(|&c| free[c]).collect();
+        let (Some(&first), Some(&last), Some(h0)) = (free.first(), free.last(), sets.first())
+        else {
+            return false;
+        };
+        let (r0, c0) = (first / self.w, first % self.w);
+        let (r1, c1) = (last / self.w, last % self.w);
+        let size = h0.goal().size();
+        if (c1 + 1 - c0, r1 + 1 - r0) != (size.width(), size.height())
+            || free.len() != size.cells()
+            || sets.iter().any(|h| *h.goal() != Board::solved(size))
+            || free.iter().any(|&c| c % self.w < c0 || c % self.w > c1)
+        {
+            return false;
+        }
+        let mut tile = vec![0u8; self.n];
+        for (k, &c) in free.iter().enumerate() {
+            let t = goal.cells()[c];
+            // The goal's tiles of the region are the tracked ones, the blank last.
+            if (t == 0) != (k + 1 == free.len()) || (t != 0 && !self.tracked[t as usize]) {
+                return false;
+            }
+            tile[t as usize] = if t == 0 { 0 } else { (k + 1) as u8 };
+        }
+        if (1..self.n).any(|t| self.tracked[t] && tile[t] == 0) {
+            return false;
+        }
+        if sets
+            .iter()
+            .any(|h| h.dbs.iter().any(|d| d.tiles().len() > MAX_WORD_TILES))
+        {
+            return false;
+        }
+        let mut lookups = Vec::new();
+        let mut width = 0;
+        for h in sets.iter().take(MAX_REGION_SETS) {
+            for (side, (dbs, reflected)) in h.side_dbs.iter().enumerate() {
+                if dbs.is_empty() {
+                    continue;
+                }
+                if lookups.len() == 2 * MAX_REGION_SETS {
+                    break;
+                }
+                let from = match (reflected, &h.mirror) {
+                    (true, Some((m, _))) => {
+                        let mut inv = vec![0u8; m.len()];
+                        for (t, &u) in m.iter().enumerate() {
+                            inv[u as usize] = t as u8;
+                        }
+                        inv
+                    }
+                    _ => (0..size.cells() as u8).collect(),
+                };
+                let mut slot = vec![0u8; size.cells()];
+                for d in dbs.clone() {
+                    for (j, &u) in h.dbs[d].tiles().iter().enumerate() {
+                        slot[from[u as usize] as usize] = j as u8;
+                    }
+                }
+                lookups.push(Lookup {
+                    h,
+                    side,
+                    offset: width,
+                    owner: h.owners[side].iter().map(|o| o.0).collect(),
+                    from,
+                    slot,
+                    side_cell: h.cell_maps[side].clone(),
+                });
+                width += h.dbs.len();
+            }
+        }
+        let mut index_of = vec![u8::MAX; self.n];
+        for (k, &c) in free.iter().enumerate() {
+            index_of[c] = k as u8;
+        }
+        // A beam across the whole board ranked by one set: the learned correction
+        // fitted for that set, if there is one.
+        self.ranking = (free.len() == self.n && sets.len() == 1)
+            .then(|| Ranking::shipped(size))
+            .flatten()
+            .filter(|r| r.fits(h0));
+        self.region = Some(RegionDbs {
+            lookups,
+            width,
+            cells: free,
+            tile,
+            index_of,
+        });
+        true
+    }
+
+    /// A beam across the whole board of `goal` (every tile tracked, every cell free)
+    /// ranked by `set`; `None` if the set is not for `goal`.
+    pub(super) fn whole_board(goal: &Board, set: &'a PdbHeuristic) -> Option<BeamSetup<'a>> {
+        let n = goal.size().cells();
+        let tracked: Vec<bool> = (0..n).map(|t| t != 0).collect();
+        let free = vec![true; n];
+        let mut setup = BeamSetup::new(goal, tracked, free.clone(), 0);
+        setup.use_databases(goal, &free, &[set]).then_some(setup)
+    }
+
+    /// The learned ranking's part kept move by move for the board `cells` (0 without
+    /// one).
+    pub(super) fn kept(&self, cells: &[u8], vals: &[u8]) -> f32 {
+        match (&self.ranking, &self.region) {
+            (Some(k), Some(r)) => k.fresh(
+                r.cells
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &c)| (r.tile[cells[c] as usize] as usize, i)),
+                vals,
+            ),
+            _ => 0.0,
+        }
+    }
+
+    /// A position's rank: [`BeamSetup::rank`], or with a learned ranking its rank from
+    /// its kept part, its estimate `h`, its linear-conflict estimate `lc` and every
+    /// tile's Manhattan distance `all`.
+    #[inline]
+    pub(super) fn rank_with(&self, kept: f32, h: u32, lc: u32, all: u32) -> u64 {
+        match &self.ranking {
+            Some(k) => k.rank(kept, h, lc, all),
+            None => self.rank(h, all),
+        }
+    }
+
+    /// A position's rank (smaller is better) from its estimate `h` and every tile's
+    /// Manhattan distance `all`: on a line, `focus` times the line's estimate plus every
+    /// tile's distance; over every tile (`focus` 0), the estimate, ties going to fewer
+    /// linear conflicts (`h - all`, twice their number), which beams find shorter ways
+    /// from.
+    #[inline]
+    pub(super) fn rank(&self, h: u32, all: u32) -> u64 {
+        if self.focus == 0 {
+            ((h as u64) << 16) | h.saturating_sub(all).min(0xffff) as u64
+        } else {
+            h as u64 * self.focus + all as u64
+        }
+    }
+
+    #[inline]
+    pub(super) fn tile_hash(&self, tile: u8, cell: usize) -> u64 {
+        if self.tracked[tile as usize] {
+            self.zobrist[tile as usize * self.n + cell]
+        } else {
+            0
+        }
+    }
+
+    pub(super) fn hash(&self, cells: &[u8], blank: usize) -> u64 {
+        cells
+            .iter()
+            .enumerate()
+            .fold(self.zobrist[self.n * self.n + blank], |a, (i, &t)| {
+                a ^ self.tile_hash(t, i)
+            })
+    }
+
+    /// Tracked tiles that must leave line `r` (a row if `row`) to let the others pass:
+    /// the line's tracked tiles at home in it minus their longest increasing run of goal
+    /// positions.
+    #[inline]
+    pub(super) fn conflicts(&self, cells: &[u8], row: bool, r: usize) -> u32 {
+        self.lines.excess(row, r, |i| cells[i])
+    }
+
+    /// Every tile's Manhattan distance (tracked or not) on the board `cells`.
+    pub(super) fn manhattan(&self, cells: &[u8]) -> u32 {
+        cells
+            .iter()
+            .enumerate()
+            .map(|(i, &t)| self.dist_all[t as usize * self.n + i] as u32)
+            .sum()
+    }
+
+    /// The estimate: tracked tiles' Manhattan distances plus two moves per linear
+    /// conflict among them. A lower bound on the moves to the tracked tiles' places.
+    pub(super) fn estimate(&self, cells: &[u8]) -> u32 {
+        let md: u32 = cells
+            .iter()
+            .enumerate()
+            .map(|(i, &t)| self.dist[t as usize * self.n + i] as u32)
+            .sum();
+        let lc: u32 = (0..self.h)
+            .map(|r| self.conflicts(cells, true, r))
+            .sum::<u32>()
+            + (0..self.w)
+                .map(|c| self.conflicts(cells, false, c))
+                .sum::<u32>();
+        md + 2 * lc
+    }
+
+    /// The estimate after `tile` slid from `from` to `to`, `cells` being the cells after
+    /// the move and `before` the cells before it.
+    #[inline]
+    pub(super) fn update(
+        &self,
+        h: u32,
+        before: &[u8],
+        cells: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) -> u32 {
+        if !self.tracked[tile as usize] {
+            return h;
+        }
+        let d = &self.dist[tile as usize * self.n..];
+        let md = h + d[to] as u32 - d[from] as u32;
+        // A vertical move takes the tile from one row to another; only a row that is
+        // the tile's home changes its conflicts (the others count home tiles only).
+        // Likewise columns for a horizontal move.
+        let (row, a, b, home) = if from % self.w == to % self.w {
+            (
+                true,
+                from / self.w,
+                to / self.w,
+                self.goal_row[tile as usize] as usize,
+            )
+        } else {
+            (
+                false,
+                from % self.w,
+                to % self.w,
+                self.goal_col[tile as usize] as usize,
+            )
+        };
+        if home != a && home != b {
+            return md;
+        }
+        let old = self.conflicts(before, row, home);
+        let new = self.conflicts(cells, row, home);
+        md + 2 * new - 2 * old
+    }
+
+    /// The cell the blank moves to with direction index `d`, if on the board and free.
+    #[inline]
+    pub(super) fn target(&self, blank: usize, d: usize) -> Option<usize> {
+        let to = self.next[blank * 4 + d];
+        (to != u16::MAX).then_some(to as usize)
+    }
+}

@@ -1,0 +1,278 @@
+//! A big board a line at a time (an L where the rest is small), then the last region whole.
+
+use super::layer::*;
+use super::run::*;
+use super::setup::*;
+use crate::board::Board;
+use crate::error::SearchError;
+use crate::heuristic::pdb::PdbHeuristic;
+use crate::heuristic::HeuristicKind;
+use crate::limits::{Limits, Watch};
+use crate::moves::Direction;
+use crate::sequence::simplify;
+
+/// Nodes IDA* may spend finishing from a stalled beam's best position before the fast
+/// solver finishes instead.
+pub(super) const FINISH_NODES: u64 = 200_000;
+
+/// `start` to `goal` from a position a beam stalled at: IDA* within [`FINISH_NODES`]
+/// nodes, else the fast solver.
+pub(super) fn finish(
+    start: &Board,
+    goal: &Board,
+    limits: &Limits,
+) -> Result<Vec<Direction>, SearchError> {
+    let quiet = Limits {
+        progress: None,
+        max_nodes: Some(FINISH_NODES),
+        ..limits.clone()
+    };
+    match super::super::idastar(start, goal, HeuristicKind::LinearConflict, &quiet) {
+        Ok(s) => Ok(s.moves),
+        Err(SearchError::TimeLimit { .. }) => {
+            Ok(super::super::fast(start, goal, &unbounded(limits))?.moves)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// `limits` without a clock, node budget, cancel flag or progress hook: for the fast
+/// solver, which takes milliseconds even on 16x16 and must answer when time is up.
+pub(super) fn unbounded(limits: &Limits) -> Limits {
+    Limits {
+        time_limit: None,
+        max_nodes: None,
+        cancel: None,
+        progress: None,
+        ..limits.clone()
+    }
+}
+
+/// The side of the last region [`beam`] and [`anytime`] leave to one beam over all its tiles.
+pub const STAGED_LAST_SIDE: usize = 6;
+
+/// Regions no more than this on a side (and bigger than the last region on both) lose their
+/// top row and left column together, in one beam over the L the two make. Measured with
+/// `npuzzle bench --set random --algo anytime` (seed 7, 30 boards at 1 s; 10 at 5 s on
+/// 16x16), length over Manhattan, a line at a time against Ls: 7x7 1.671 against 1.618,
+/// 8x8 1.730 against 1.666, 10x10 1.892 against 1.832; 16x16 2.010 with lines only, 2.051
+/// with Ls from the start, 1.989 with Ls from 10x10 down.
+pub const STAGED_L_SIDE: usize = 10;
+
+/// Per stage of a [`staged`] run, in order: its moves and its seconds.
+pub(crate) type StageLog = Vec<(usize, f64)>;
+
+/// A time for a whole [`staged`] run to end by, shared among its stages as an earlier run's
+/// stages shared theirs (see [`Pace`]).
+pub(crate) struct Plan<'p> {
+    /// When the run should end.
+    pub until: std::time::Instant,
+    /// The earlier (narrower) run's stages.
+    pub before: &'p [(usize, f64)],
+    /// The widest any beam may grow to.
+    pub max_width: usize,
+}
+
+impl Plan<'_> {
+    /// The pace of stage `k`: its share of the time left as the earlier run's stage `k`
+    /// had of the time from there on; none for a stage the earlier run did not reach.
+    pub(super) fn pace(&self, k: usize) -> Option<Pace> {
+        let &(layers, secs) = self.before.get(k)?;
+        let rest: f64 = self.before[k..].iter().map(|s| s.1).sum();
+        let now = std::time::Instant::now();
+        let left = self.until.saturating_duration_since(now);
+        let share = if rest > 0.0 { secs / rest } else { 1.0 };
+        Some(Pace {
+            until: now + left.mul_f64(share.clamp(0.0, 1.0)),
+            layers,
+            max_width: self.max_width,
+        })
+    }
+}
+
+/// Whether the first of `dbs` (the set a beam is ranked by) is for a board of `width` x
+/// `height`: a region that size is then one beam, ranked by it across all its tiles.
+pub(super) fn ranks_whole(dbs: &[&PdbHeuristic], width: usize, height: usize) -> bool {
+    dbs.first().is_some_and(|d| {
+        let s = d.goal().size();
+        (s.width(), s.height()) == (width, height)
+    })
+}
+
+/// A solution by beams of `width`: on a board wider or taller than
+/// [`STAGED_LAST_SIDE`], line by line (the top row or the left column of what is left,
+/// whichever side is longer; both at once, as an L, once what is left is at most
+/// [`STAGED_L_SIDE`] on a side) by a beam that tracks those tiles, the solved lines
+/// kept still; then one beam over the last region. A beam that stalls is finished by
+/// IDA* or the fast solver. `None` if `cap` (a known answer's length) was reached first;
+/// a time-limit error if the clock ran out.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn staged(
+    start: &Board,
+    goal: &Board,
+    width: usize,
+    cap: Option<usize>,
+    threads: usize,
+    watch: &Watch,
+    limits: &Limits,
+    nodes: &NodeCount,
+    dbs: &[&PdbHeuristic],
+    plan: Option<Plan>,
+    log: &mut StageLog,
+) -> Result<Option<Vec<Direction>>, SearchError> {
+    log.clear();
+    let size = start.size();
+    let (w, h, n) = (size.width(), size.height(), size.cells());
+    // A goal with its blank elsewhere than the bottom-right corner: solved to the goal
+    // with the blank walked there, then walked back.
+    let (g, back) = super::super::fast::corner_goal(goal);
+    let mut board = start.clone();
+    let mut moves: Vec<Direction> = Vec::new();
+    let mut free = vec![true; n];
+    let (mut r0, mut c0) = (0, 0);
+    let over = |m: &Vec<Direction>| cap.is_some_and(|c| m.len() + back.len() >= c);
+    loop {
+        // What is left is the last region when it is at most STAGED_LAST_SIDE on a side,
+        // or the size of the databases given (7x7 ones rank a 7x7 board whole).
+        let whole = ranks_whole(dbs, w - c0, h - r0);
+        let last = whole || (h - r0 <= STAGED_LAST_SIDE && w - c0 <= STAGED_LAST_SIDE);
+        let mut tracked = vec![false; n];
+        // A region no more than STAGED_L_SIDE on a side, and more than the last region on
+        // both: its top row and left column in one beam (an L), which can interleave the
+        // two lines' tiles.
+        let ell = !last
+            && h - r0 > STAGED_LAST_SIDE
+            && w - c0 > STAGED_LAST_SIDE
+            && (h - r0).max(w - c0) <= STAGED_L_SIDE;
+        let line: Vec<usize> = if last {
+            (r0 * w..n).filter(|&c| c % w >= c0).collect()
+        } else if ell {
+            (c0..w)
+                .map(|c| r0 * w + c)
+                .chain((r0 + 1..h).map(|r| r * w + c0))
+                .collect()
+        } else if h - r0 >= w - c0 {
+            (c0..w).map(|c| r0 * w + c).collect()
+        } else {
+            (r0..h).map(|r| r * w + c0).collect()
+        };
+        for &c in &line {
+            tracked[g.cells()[c] as usize] = true;
+        }
+        tracked[0] = false;
+        // The focus on the line grows with the tiles left per tile of the line: a sixth
+        // of that ratio (1 on 7x7, 3 on 16x16: the best measured on random boards within
+        // the noise); on the last region the estimate decides, ties going to fewer
+        // conflicts (see `BeamSetup::rank`).
+        let left_tiles = free.iter().filter(|&&f| f).count() - 1;
+        let focus = if last {
+            0
+        } else {
+            ((left_tiles as f64 / line.len() as f64 / 6.0).round() as u64).max(1)
+        };
+        let mut setup = BeamSetup::new(&g, tracked, free.clone(), focus);
+        if last {
+            setup.use_databases(&g, &free, dbs);
+        }
+        let left = cap.map(|c| c.saturating_sub(moves.len() + back.len()));
+        let stall = |m: Vec<Direction>| -> Result<Vec<Direction>, Vec<Direction>> { Err(m) };
+        let stage = log.len();
+        let pace = plan.as_ref().and_then(|p| p.pace(stage));
+        let began = std::time::Instant::now();
+        let part = match beam_run(&setup, &board, width, left, threads, watch, nodes, pace)? {
+            BeamEnd::Found(m) => Ok(m),
+            BeamEnd::Exhausted if left.is_some() => return Ok(None),
+            BeamEnd::Stopped => {
+                // Out of time: the lines solved so far are kept and the fast solver
+                // finishes (milliseconds), so that a run cut short is not lost.
+                moves.extend(super::super::fast(&board, &g, &unbounded(limits))?.moves);
+                break;
+            }
+            // Without a cap a beam ends only at its aim or at a stall; a beam that lost
+            // every position (a tiny region, all repeats) is a stall where it started.
+            BeamEnd::Exhausted => stall(vec![]),
+            BeamEnd::Stalled(m) => stall(m),
+        };
+        let part = match part {
+            Ok(m) => m,
+            Err(mut m) => {
+                let mut mid = board.clone();
+                mid.apply_all(&m).expect("the beam's moves are legal");
+                if !last {
+                    // A line's beam stalls only on a freak board: the fast solver takes
+                    // the board from there.
+                    m.extend(finish(&mid, &g, limits)?);
+                    moves.extend(m);
+                    break;
+                }
+                m.extend(finish(&mid, &g, limits)?);
+                m
+            }
+        };
+        board.apply_all(&part).expect("the beam's moves are legal");
+        log.push((part.len(), began.elapsed().as_secs_f64()));
+        moves.extend(part);
+        if over(&moves) {
+            return Ok(None);
+        }
+        if last {
+            break;
+        }
+        if ell {
+            r0 += 1;
+            c0 += 1;
+        } else if h - r0 >= w - c0 {
+            r0 += 1;
+        } else {
+            c0 += 1;
+        }
+        for &c in &line {
+            free[c] = false;
+        }
+    }
+    moves.extend(crate::sequence::invert(&back));
+    let moves = simplify(&moves);
+    Ok(cap.is_none_or(|c| moves.len() < c).then_some(moves))
+}
+
+/// A beam search from `start` to `goal` with `width` positions per layer, within
+/// `limits`, on `threads` threads (0: every core): a valid solution, not proven shortest.
+/// Boards bigger than 5x5 are solved a line at a time ([`STAGED_LAST_SIDE`]). Wider
+/// beams take longer and find shorter answers.
+///
+/// ```
+/// use npuzzle::search::beam;
+/// use npuzzle::{Board, Limits};
+/// let goal = Board::solved("8x8".parse().unwrap());
+/// let start = npuzzle::scramble::uniform(&goal, &mut npuzzle::scramble::Rng::new(3));
+/// let moves = beam(&start, &goal, 100, 1, &Limits::default()).unwrap();
+/// let mut b = start.clone();
+/// b.apply_all(&moves).unwrap();
+/// assert_eq!(b, goal);
+/// ```
+pub fn beam(
+    start: &Board,
+    goal: &Board,
+    width: usize,
+    threads: usize,
+    limits: &Limits,
+) -> Result<Vec<Direction>, SearchError> {
+    let watch = Watch::new(limits);
+    if crate::parity::precheck(start, goal)? {
+        return Ok(vec![]);
+    }
+    Ok(staged(
+        start,
+        goal,
+        width,
+        None,
+        threads,
+        &watch,
+        limits,
+        &NodeCount::default(),
+        &[],
+        None,
+        &mut StageLog::new(),
+    )?
+    .expect("no cap: the beam always answers"))
+}

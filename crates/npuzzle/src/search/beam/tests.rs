@@ -1,0 +1,426 @@
+//! The beams' tests.
+
+use super::super::ranking::{Ranking, SampleOptions};
+use super::anytime::*;
+use super::layer::*;
+use super::run::*;
+use super::samples::*;
+use super::setup::*;
+use super::staged::*;
+use crate::board::Board;
+use crate::error::SearchError;
+use crate::heuristic::pdb::{PdbHeuristic, NONE};
+use crate::heuristic::HeuristicKind;
+use crate::heuristic::{Heuristic, LinearConflict};
+use crate::limits::{Limits, Watch};
+use crate::moves::Direction;
+use crate::scramble::uniform;
+use crate::scramble::Rng;
+
+/// The estimate kept up move by move equals the one computed afresh, for every
+/// subset of tracked tiles tried; with every tile tracked it is linear conflict.
+#[test]
+fn the_updated_estimate_is_the_fresh_one() {
+    let mut rng = Rng::new(8);
+    for shape in ["3x3", "5x4", "4x7", "9x9", "16x3"] {
+        let goal = uniform(&Board::solved(shape.parse().unwrap()), &mut rng);
+        let n = goal.cells().len();
+        for part in 0..3 {
+            let tracked: Vec<bool> = (0..n)
+                .map(|t| t != 0 && (part == 0 || rng.below(part + 1) == 0))
+                .collect();
+            let setup = BeamSetup::new(&goal, tracked, vec![true; n], 1);
+            let lc = LinearConflict::new(&goal);
+            let mut b = uniform(&goal, &mut rng);
+            let mut h = setup.estimate(b.cells());
+            for _ in 0..500 {
+                let before = b.cells().to_vec();
+                let d = Direction::ALL[rng.below(4) as usize];
+                let from = b.blank();
+                if b.apply(d).is_err() {
+                    continue;
+                }
+                let tile = b.cells()[from];
+                h = setup.update(h, &before, b.cells(), tile, b.blank(), from);
+                assert_eq!(h, setup.estimate(b.cells()), "{shape}");
+                if part == 0 {
+                    assert_eq!(h, lc.estimate(b.cells()), "{shape}");
+                }
+            }
+        }
+    }
+}
+
+/// Databases of `groups` for the usual goal of a `size` board, built here.
+fn small_set(size: &str, groups: &[&[u8]]) -> PdbHeuristic {
+    let goal = Board::solved(size.parse().unwrap());
+    let dbs = groups
+        .iter()
+        .map(|t| {
+            crate::heuristic::pdb::PatternDb::build(&goal, t, &Limits::default(), 0, &mut |_| {})
+                .unwrap()
+        })
+        .collect();
+    PdbHeuristic::new(&goal, dbs).unwrap()
+}
+
+/// A beam across the whole board of `set`'s size, ranked by it.
+fn whole(set: &PdbHeuristic) -> BeamSetup<'_> {
+    BeamSetup::whole_board(set.goal(), set).expect("the set's own goal")
+}
+
+/// With a learned ranking the beams still reach the goal, and its part kept move by
+/// move equals the one worked out afresh (on every kept position: tests run with
+/// debug assertions); it changes which positions are kept.
+#[test]
+fn a_learned_ranking_is_kept_up_and_the_beams_still_end() {
+    let set = small_set(
+        "4x4",
+        &[
+            &[1, 2, 3, 4],
+            &[5, 6, 7, 8],
+            &[9, 10, 11, 12],
+            &[13, 14, 15],
+        ],
+    );
+    let lookups = set.side_dbs.iter().filter(|(d, _)| !d.is_empty()).count();
+    let mut rng = Rng::new(5);
+    let mut w = |k: usize| -> Vec<f32> {
+        (0..k)
+            .map(|_| (rng.below(2001) as f32 - 1000.0) / 2000.0)
+            .collect()
+    };
+    let ranking = Ranking::from_parts(
+        "4x4".parse().unwrap(),
+        set.dbs.iter().map(|d| d.tiles().to_vec()).collect(),
+        lookups,
+        0.3,
+        w(16 * 16),
+        w(lookups * 4 * super::super::ranking::ENTRY_SLOTS),
+        [0.2, -0.1, 0.1, 0.3],
+    )
+    .unwrap();
+    assert!(ranking.fits(&set));
+    let plain = whole(&set);
+    let mut learned = whole(&set);
+    learned.ranking = Some(ranking);
+    let (watch, nodes) = (Watch::new(&Limits::default()), NodeCount::default());
+    let mut differ = 0;
+    for seed in 0..8 {
+        let start = uniform(set.goal(), &mut Rng::new(seed));
+        let mut answers = Vec::new();
+        for setup in [&plain, &learned] {
+            let BeamEnd::Found(m) =
+                beam_run(setup, &start, 64, None, 1, &watch, &nodes, None).unwrap()
+            else {
+                panic!("board {seed}: no answer");
+            };
+            let mut b = start.clone();
+            b.apply_all(&m).unwrap();
+            assert_eq!(&b, set.goal(), "board {seed}");
+            answers.push(m);
+        }
+        differ += (answers[0] != answers[1]) as usize;
+    }
+    assert!(differ > 0, "the ranking changed no answer");
+    // Fitted for other databases: it does not fit.
+    let other = small_set(
+        "4x4",
+        &[
+            &[1, 2, 5, 6],
+            &[3, 4, 7, 8],
+            &[9, 10, 13, 14],
+            &[11, 12, 15],
+        ],
+    );
+    assert!(!learned.ranking.as_ref().unwrap().fits(&other));
+}
+
+/// Samples: as many a layer as asked, the same on every run, each label a length no
+/// shorter than the shortest (breadth-first search) and of its parity, the estimates
+/// lower bounds; bad options refused.
+#[test]
+fn ranking_samples_are_labelled_by_beams_from_them() {
+    let set = small_set("3x3", &[&[1, 2, 3, 4], &[5, 6, 7, 8]]);
+    let goal = set.goal().clone();
+    let options = SampleOptions {
+        width: 16,
+        per_layer: 2,
+        label_width: 4,
+        ranking: None,
+    };
+    for seed in 0..4 {
+        let start = uniform(&goal, &mut Rng::new(100 + seed));
+        let samples = ranking_samples(&start, &set, &options, 2).unwrap();
+        assert_eq!(samples, ranking_samples(&start, &set, &options, 1).unwrap());
+        let layers = samples.iter().map(|s| s.depth).max().unwrap();
+        for d in 1..=layers {
+            assert_eq!(
+                samples.iter().filter(|s| s.depth == d).count(),
+                2,
+                "layer {d}"
+            );
+        }
+        let mut labelled = 0;
+        for s in &samples {
+            let b = Board::from_cells(goal.size(), s.cells.clone()).unwrap();
+            let best = super::super::bfs(&b, &goal, &Limits::default())
+                .unwrap()
+                .moves
+                .len() as u32;
+            for lookup in s.entries.chunks(set.dbs.len()) {
+                assert!(lookup.iter().map(|&x| x as u32).sum::<u32>() <= best);
+            }
+            assert!(s.md <= s.lc && s.lc <= best);
+            if let Some(l) = s.label {
+                assert!(
+                    l >= best && (l - best) % 2 == 0,
+                    "label {l}, shortest {best}"
+                );
+                labelled += 1;
+            }
+        }
+        assert!(labelled > samples.len() / 2);
+    }
+    let start = uniform(&goal, &mut Rng::new(1));
+    for (o, field) in [
+        (
+            SampleOptions {
+                width: 0,
+                ..options.clone()
+            },
+            "width",
+        ),
+        (
+            SampleOptions {
+                label_width: 0,
+                ..options.clone()
+            },
+            "label_width",
+        ),
+        (
+            SampleOptions {
+                per_layer: 0,
+                ..options.clone()
+            },
+            "per_layer",
+        ),
+        (
+            SampleOptions {
+                per_layer: 65,
+                ..options.clone()
+            },
+            "per_layer",
+        ),
+    ] {
+        match ranking_samples(&start, &set, &o, 1) {
+            Err(SearchError::BadRequest { field: f, .. }) => assert_eq!(f, field),
+            other => panic!("{field}: {other:?}"),
+        }
+    }
+    let four = uniform(&Board::solved("4x4".parse().unwrap()), &mut Rng::new(1));
+    match ranking_samples(&four, &set, &options, 1) {
+        Err(SearchError::BadRequest { field, reason }) => {
+            assert_eq!(field, "databases");
+            assert!(reason.contains("3x3"), "{reason}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Small databases for the usual 6x6 goal: groups of three tiles, in rows (`rows`) or
+/// in columns.
+fn small_6x6(rows: bool) -> PdbHeuristic {
+    let order: Vec<u8> = (0..36u8)
+        .map(|k| if rows { k } else { (k % 6) * 6 + k / 6 })
+        .filter(|&c| c != 35)
+        .map(|c| c + 1)
+        .collect();
+    small_set("6x6", &order.chunks(3).collect::<Vec<_>>())
+}
+
+/// The region's estimate kept up move by move (entries, indices asked for ahead)
+/// equals the databases' own estimate of the region renamed to a 6x6 board, the
+/// larger of two sets; the databases fit only a region of their size with the usual
+/// goal's tiles.
+#[test]
+fn the_region_estimate_kept_up_is_the_databases_own() {
+    let (a, b) = (small_6x6(true), small_6x6(false));
+    let mut rng = Rng::new(81);
+    for shape in ["6x6", "7x6", "6x9", "9x8"] {
+        let size: crate::board::Size = shape.parse().unwrap();
+        let goal = Board::solved(size);
+        let (w, h) = (size.width(), size.height());
+        let n = size.cells();
+        let free: Vec<bool> = (0..n).map(|c| c % w >= w - 6 && c / w >= h - 6).collect();
+        let tracked: Vec<bool> = (0..n)
+            .map(|t| t != 0 && free[goal.cells().iter().position(|&x| x as usize == t).unwrap()])
+            .collect();
+        let mut setup = BeamSetup::new(&goal, tracked.clone(), free.clone(), 0);
+        assert!(setup.use_databases(&goal, &free, &[&a, &b]), "{shape}");
+        let r = setup.region.as_ref().unwrap();
+        // The region renamed: its tiles by their goal cells in it.
+        let renamed = |cells: &[u8]| -> Board {
+            let region: Vec<u8> = r.cells.iter().map(|&c| r.tile[cells[c] as usize]).collect();
+            Board::from_cells("6x6".parse().unwrap(), region).unwrap()
+        };
+        let mut cells = goal.cells().to_vec();
+        let mut blank = goal.blank();
+        let mut vals = r.all_entries(&cells);
+        let mut words = r.words(&cells);
+        for step in 0..3000 {
+            let d = rng.below(4) as usize;
+            let Some(to) = setup.target(blank, d) else {
+                continue;
+            };
+            let tile = cells[to];
+            cells[blank] = tile;
+            cells[to] = 0;
+            // The indices from the words kept move by move are the fresh ones.
+            let idx = r.indices(&cells, tile);
+            assert_eq!(r.moved(&words, tile, r.index_of[blank]), idx);
+            r.move_words(&mut words, tile, r.index_of[blank]);
+            assert_eq!(words, r.words(&cells), "{shape} step {step}");
+            let (est, changed) = r.update(&vals, &r.sums(&vals), tile, &idx);
+            let rt = r.tile[tile as usize] as usize;
+            for (k, l) in r.lookups.iter().enumerate() {
+                if l.owner[rt] != NONE {
+                    vals[l.offset + l.owner[rt] as usize] = changed[k];
+                }
+            }
+            blank = to;
+            assert_eq!(vals, r.all_entries(&cells), "{shape} step {step}");
+            let own = renamed(&cells);
+            assert_eq!(
+                est,
+                a.estimate(&own).max(b.estimate(&own)),
+                "{shape} step {step}"
+            );
+            assert_eq!(est, r.estimate(&vals));
+            // Outside the region nothing moved.
+            assert!((0..n).all(|c| free[c] || cells[c] == goal.cells()[c]));
+        }
+        // Databases of another size, or a region holding other tiles, do not fit.
+        let mut other = BeamSetup::new(&goal, tracked.clone(), free.clone(), 0);
+        let five = Board::solved("5x5".parse().unwrap());
+        let small = crate::heuristic::pdb::PatternDb::build(
+            &five,
+            &[1, 2],
+            &Limits::default(),
+            0,
+            &mut |_| {},
+        )
+        .unwrap();
+        let five = PdbHeuristic::new(&five, vec![small]).unwrap();
+        assert!(!other.use_databases(&goal, &free, &[&five]), "{shape}");
+        let turned = uniform(&goal, &mut rng);
+        let mut other = BeamSetup::new(&turned, tracked.clone(), free.clone(), 0);
+        assert!(!other.use_databases(&turned, &free, &[&a]), "{shape}");
+        assert!(other.region.is_none());
+    }
+}
+
+/// A run's time is shared among its stages as the earlier run's was; a stage the
+/// earlier run did not reach has no pace.
+#[test]
+fn a_plan_shares_the_time_as_the_earlier_run_did() {
+    use std::time::{Duration, Instant};
+    let before = [(100, 1.0), (50, 3.0)];
+    let until = Instant::now() + Duration::from_secs(80);
+    let plan = Plan {
+        until,
+        before: &before,
+        max_width: 1000,
+    };
+    let first = plan.pace(0).unwrap();
+    let left = first.until.saturating_duration_since(Instant::now());
+    assert!(
+        left > Duration::from_secs(19) && left <= Duration::from_secs(20),
+        "{left:?}"
+    );
+    assert_eq!((first.layers, first.max_width), (100, 1000));
+    let second = plan.pace(1).unwrap();
+    assert!(second.until <= until && second.until + Duration::from_secs(1) > until);
+    assert_eq!(second.layers, 50);
+    assert!(plan.pace(2).is_none());
+}
+
+/// Widths grow eightfold while that fits the threshold's times in the time left, then
+/// fill nine tenths of it in a last run; a whole-board beam moves to its last run
+/// sooner.
+#[test]
+fn the_widths_grow_eightfold_then_fill_the_time() {
+    assert_eq!(next_width(2048, 30.0, 24.0), (16384, false));
+    assert_eq!(next_width(2048, 24.0, 24.0), (16384, false));
+    assert_eq!(next_width(2048, 20.0, 24.0), (36864, true));
+    assert_eq!(next_width(2048, 30.0, 64.0), (55296, true));
+    assert_eq!(next_width(256, 64.0, 64.0), (2048, false));
+    // A run that took longer than the time left: narrower, and the loop ends.
+    assert_eq!(next_width(1000, 0.5, 24.0), (450, true));
+}
+
+/// A beam whose pace is already past narrows (to a sixteenth of its width) and still
+/// ends at its aim, where the clock would have stopped it.
+#[test]
+fn a_beam_behind_its_pace_narrows_and_still_ends() {
+    let goal = Board::solved("5x5".parse().unwrap());
+    let mut rng = Rng::new(5);
+    for _ in 0..3 {
+        let start = uniform(&goal, &mut rng);
+        let setup = BeamSetup::new(&goal, (0..25).map(|t| t != 0).collect(), vec![true; 25], 0);
+        let watch = Watch::new(&Limits::default());
+        let pace = Pace {
+            until: std::time::Instant::now(),
+            layers: 100,
+            max_width: 4096,
+        };
+        let nodes = NodeCount::default();
+        let run = |pace| beam_run(&setup, &start, 4096, None, 1, &watch, &nodes, pace);
+        let BeamEnd::Found(paced) = run(Some(pace)).unwrap() else {
+            panic!("the paced beam did not end at its aim");
+        };
+        let mut b = start.clone();
+        b.apply_all(&paced).unwrap();
+        assert_eq!(b, goal);
+        // Narrower, so it looked at fewer positions than the beam at full width.
+        let paced_nodes = nodes.get().1;
+        let BeamEnd::Found(full) = run(None).unwrap() else {
+            panic!("the beam did not end at its aim");
+        };
+        assert!(
+            nodes.get().1 - paced_nodes > paced_nodes,
+            "{paced_nodes} {:?}",
+            nodes.get()
+        );
+        b = start.clone();
+        b.apply_all(&full).unwrap();
+        assert_eq!(b, goal);
+    }
+}
+
+/// A bound proven before the anytime solver starts is kept: the answer's bound is never
+/// below it, and an answer that meets it is proven.
+#[test]
+fn a_bound_proven_before_is_kept() {
+    let goal = Board::solved("5x5".parse().unwrap());
+    let mut rng = Rng::new(12);
+    let (start, _) = crate::scramble::walk(&goal, 40, &mut rng).unwrap();
+    let optimum = super::super::idastar(
+        &start,
+        &goal,
+        HeuristicKind::LinearConflict,
+        &Limits::default(),
+    )
+    .unwrap()
+    .len() as u32;
+    let limits = Limits {
+        time_limit: Some(std::time::Duration::from_millis(300)),
+        ..Limits::default()
+    };
+    let a = anytime_above(&start, &goal, 1, &limits, optimum, &[], None).unwrap();
+    assert!(a.lower_bound >= optimum);
+    assert_eq!(a.proven, a.solution.len() as u32 == a.lower_bound);
+    let mut b = start.clone();
+    b.apply_all(&a.solution.moves).unwrap();
+    assert_eq!(b, goal);
+}
