@@ -1,6 +1,7 @@
 //! One beam run, layer by layer: every position expanded, the best `width` kept, the next
 //! layer built.
 
+use super::super::ranking::Ranking;
 use super::layer::*;
 use super::setup::*;
 use crate::board::Board;
@@ -20,6 +21,437 @@ pub(super) fn path_to(history: &[Vec<u32>], layer: usize, mut idx: usize) -> Vec
     moves
 }
 
+/// What one layer's expansion reads, shared by the threads that expand its chunks.
+struct Expansion<'a> {
+    setup: &'a BeamSetup<'a>,
+    layer: &'a Layer,
+    /// The kept positions' hashes, direct-mapped by `mask`.
+    seen: &'a [u64],
+    mask: usize,
+    /// The layer's positions.
+    count: usize,
+    depth: usize,
+    /// Positions at `depth + estimate` of this many moves or more are dropped.
+    limit: Option<u32>,
+    ranking: Option<&'a Ranking>,
+    /// The smallest (index << 2 | direction) of a child at the aim, if any.
+    found: &'a std::sync::atomic::AtomicU64,
+    nodes: &'a NodeCount,
+}
+
+/// Per position of a block: each child's direction, the cell the blank moves to, its hash
+/// and (with databases) its lookups' indices; and how many children.
+type BlockKids = [([(u8, usize, u64, [u64; 2 * MAX_REGION_SETS]); 4], usize); BLOCK];
+
+impl Expansion<'_> {
+    /// The children of chunk `ci`'s positions that may be kept, into `out`.
+    fn chunk(&self, ci: usize, out: &mut Vec<Cand>) {
+        let n = self.setup.n;
+        let mut cells = vec![0u8; n];
+        let mut kids: BlockKids = [(
+            [(0u8, 0usize, 0u64, [0u64; 2 * MAX_REGION_SETS]); 4],
+            0usize,
+        ); BLOCK];
+        let (lo, hi) = (ci * CHUNK, ((ci + 1) * CHUNK).min(self.count));
+        let mut generated = 0u64;
+        for block in (lo..hi).step_by(BLOCK) {
+            let end = (block + BLOCK).min(hi);
+            // Every child's hash first, its slot of the kept positions and (with
+            // databases) its lookups asked for, for a whole block of positions, so that
+            // their cache misses overlap instead of coming one after another.
+            generated += self.children(block, end, &mut kids);
+            self.rank(block, end, &kids, &mut cells, out);
+        }
+        self.nodes.add((hi - lo) as u64, generated);
+    }
+
+    /// The children of positions `block..end`, into `kids`: their moves, hashes and
+    /// lookups, the slots and entries they need asked for ahead; how many there are.
+    #[inline]
+    fn children(&self, block: usize, end: usize, kids: &mut BlockKids) -> u64 {
+        let (setup, layer) = (self.setup, self.layer);
+        let n = setup.n;
+        let g2 = layer.vals.len() / layer.blank.len().max(1);
+        let zb = n * n;
+        let mut generated = 0u64;
+        for i in block..end {
+            let cells = &layer.cells[i * n..(i + 1) * n];
+            let b = layer.blank[i] as usize;
+            let last = layer.last[i];
+            let (kids, count) = &mut kids[i - block];
+            *count = 0;
+            let words = &layer.words[i * g2..(i + 1) * g2];
+            for d in 0..4u8 {
+                if last != 4 && d == last ^ 1 {
+                    continue;
+                }
+                let Some(to) = setup.target(b, d as usize) else {
+                    continue;
+                };
+                let tile = cells[to];
+                let hash = layer.hash[i]
+                    ^ setup.tile_hash(tile, to)
+                    ^ setup.tile_hash(tile, b)
+                    ^ setup.zobrist[zb + b]
+                    ^ setup.zobrist[zb + to];
+                prefetch(self.seen, hash as usize & self.mask);
+                let mut pre = [0u64; 2 * MAX_REGION_SETS];
+                if let Some(r) = &setup.region {
+                    // The tile moves to the blank's cell; the others stay.
+                    pre = r.moved(words, tile, r.index_of[b]);
+                }
+                kids[*count] = (d, to, hash, pre);
+                *count += 1;
+            }
+            generated += *count as u64;
+        }
+        generated
+    }
+
+    /// The children of positions `block..end` (`kids`) ranked, and those that may be kept
+    /// pushed to `out` (`cells`: scratch room for one position). A child at the aim is
+    /// told to `found`.
+    #[inline]
+    fn rank(
+        &self,
+        block: usize,
+        end: usize,
+        kids: &BlockKids,
+        cells: &mut [u8],
+        out: &mut Vec<Cand>,
+    ) {
+        let (setup, layer) = (self.setup, self.layer);
+        let n = setup.n;
+        let g2 = layer.vals.len() / layer.blank.len().max(1);
+        for i in block..end {
+            let before = &layer.cells[i * n..(i + 1) * n];
+            // (With databases: the parent's entries, which its children update.)
+            let parent_vals = &layer.vals[i * g2..(i + 1) * g2];
+            cells.copy_from_slice(before);
+            let b = layer.blank[i] as usize;
+            let (kids, count) = &kids[i - block];
+            let sums = setup
+                .region
+                .as_ref()
+                .map_or([0; 2 * MAX_REGION_SETS], |r| r.sums(parent_vals));
+            for &(d, to, hash, ref pre) in &kids[..*count] {
+                let tile = cells[to];
+                cells[b] = tile;
+                cells[to] = 0;
+                // The linear-conflict estimate, and with databases the larger of it and
+                // theirs (both lower bounds; the larger ranks best, measured).
+                let lc = setup.update(layer.h[i], before, cells, tile, to, b);
+                let (h, vals) = match &setup.region {
+                    Some(r) => {
+                        let (pdb, vals) = r.update(parent_vals, &sums, tile, pre);
+                        (pdb.max(lc), vals)
+                    }
+                    None => (lc, [0; 2 * MAX_REGION_SETS]),
+                };
+                cells[to] = tile;
+                cells[b] = 0;
+                if h == 0 {
+                    self.found.fetch_min(
+                        ((i as u64) << 2) | d as u64,
+                        std::sync::atomic::Ordering::Relaxed,
+                    );
+                    continue;
+                }
+                if self.limit.is_some_and(|c| self.depth as u32 + h >= c) {
+                    continue;
+                }
+                let da = &setup.dist_all[tile as usize * n..];
+                let all = layer.all[i] + da[b] as u32 - da[to] as u32;
+                // A position kept before (in this run, while its slot lasts) is no
+                // candidate: on a line's beam the blank wandering among other tiles
+                // repeats positions all the time.
+                if self.seen[hash as usize & self.mask] == hash {
+                    continue;
+                }
+                // With a learned ranking: its kept part moves with the tile and the
+                // blank, and with the entries that changed.
+                let mut kept = 0.0;
+                if let (Some(k), Some(r)) = (self.ranking, &setup.region) {
+                    let rt = r.tile[tile as usize] as usize;
+                    let (cb, ct) = (r.index_of[b] as usize, r.index_of[to] as usize);
+                    kept = layer.kept[i] + k.tile_cell(rt, cb) - k.tile_cell(rt, ct)
+                        + k.tile_cell(0, ct)
+                        - k.tile_cell(0, cb);
+                    for (j, l) in r.lookups.iter().enumerate() {
+                        let d = l.owner[rt];
+                        if d != NONE {
+                            let slot = l.offset + d as usize;
+                            kept += k.entry(slot, vals[j]) - k.entry(slot, parent_vals[slot]);
+                        }
+                    }
+                }
+                out.push(Cand {
+                    key: (setup.rank_with(kept, h, lc, all) << 24) | (hash >> 40),
+                    all,
+                    parent: i as u32,
+                    dir: d,
+                    h: lc,
+                    hash,
+                    vals,
+                    kept,
+                });
+            }
+        }
+    }
+}
+
+/// The first layer: `start` alone, with its estimates; and its rank (the smallest so far)
+/// and the learned ranking's kept part.
+fn first_layer(setup: &BeamSetup, start: &Board) -> (Layer, u64) {
+    let vals0 = setup
+        .region
+        .as_ref()
+        .map_or(vec![], |r| r.all_entries(start.cells()));
+    // With databases: every database's tiles' cells, a word each.
+    let words0 = setup
+        .region
+        .as_ref()
+        .map_or(vec![], |r| r.words(start.cells()));
+    // The layers keep the linear-conflict estimate (kept up move by move); with
+    // databases, positions are ranked by the larger of it and the databases' estimate.
+    let h0 = setup.estimate(start.cells());
+    let rank0 = setup
+        .region
+        .as_ref()
+        .map_or(h0, |r| r.estimate(&vals0).max(h0));
+    let mut layer = Layer {
+        cells: start.cells().to_vec(),
+        blank: vec![start.blank() as u16],
+        h: vec![h0],
+        hash: vec![setup.hash(start.cells(), start.blank())],
+        all: vec![setup.manhattan(start.cells())],
+        last: vec![4],
+        vals: vals0,
+        words: words0,
+        kept: vec![],
+    };
+    // (A learned ranking is set only with databases: `use_databases` sets both.)
+    let kept0 = setup.kept(start.cells(), &layer.vals);
+    if setup.ranking.is_some() {
+        layer.kept.push(kept0);
+    }
+    let rank = setup.rank_with(kept0, rank0, h0, layer.all[0]);
+    (layer, rank)
+}
+
+/// The `width` best of every chunk's candidates (`chunks`), in the order they came (their
+/// parents'), into `cands`: every key below the cut, and as many equal to it as there is
+/// room for; repeats go as the kept positions are recorded in `seen`, within the layer
+/// and of earlier layers while their slots survive. `keys`: scratch room.
+fn keep_best(
+    chunks: &[std::sync::MutexGuard<'_, Vec<Cand>>],
+    total: usize,
+    width: usize,
+    keys: &mut Vec<u64>,
+    seen: &mut [u64],
+    mask: usize,
+    cands: &mut Vec<Cand>,
+) {
+    // The cut is chosen among the keys alone (not the whole candidates).
+    let (cut, mut room) = if total > width {
+        keys.clear();
+        for p in chunks {
+            keys.extend(p.iter().map(|c| c.key));
+        }
+        let (_, &mut cut, _) = keys.select_nth_unstable(width - 1);
+        let below = keys.iter().filter(|&&k| k < cut).count();
+        (cut, width - below)
+    } else {
+        (u64::MAX, usize::MAX)
+    };
+    cands.clear();
+    for p in chunks {
+        for (k, c) in p.iter().enumerate() {
+            // (The slots of candidates a few on asked for ahead: the table is bigger than
+            // the caches, and this runs on one thread.)
+            if let Some(a) = p.get(k + AHEAD) {
+                if a.key <= cut {
+                    prefetch(seen, a.hash as usize & mask);
+                }
+            }
+            if c.key > cut || (c.key == cut && room == 0) {
+                continue;
+            }
+            if c.key == cut {
+                room -= 1;
+            }
+            let s = &mut seen[c.hash as usize & mask];
+            if *s != c.hash {
+                *s = c.hash;
+                cands.push(*c);
+            }
+        }
+    }
+}
+
+/// Builds the next layer from the kept candidates `cands` of `layer` into `next` (its
+/// memory reused), on up to `threads` threads: what comes from the candidates alone, then
+/// what comes from their parents (anywhere in the layer: most of the copying), split among
+/// the threads in runs of candidates. The way back (parent << 2 | direction a candidate)
+/// and the best (rank, index) among them.
+fn build_next(
+    setup: &BeamSetup,
+    layer: &Layer,
+    cands: &[Cand],
+    next: &mut Layer,
+    threads: usize,
+) -> Result<(Vec<u32>, (u64, usize)), SearchError> {
+    let n = setup.n;
+    let m = cands.len();
+    let region = setup.region.as_ref();
+    let ranking = setup.ranking.as_ref();
+    let g2 = layer.vals.len() / layer.blank.len().max(1);
+    let vals_len = if region.is_some() { g2 } else { 0 };
+    next.clear();
+    fit(&mut next.cells, m * n)?;
+    fit(&mut next.words, m * vals_len)?;
+    fit(&mut next.vals, m * vals_len)?;
+    fit(&mut next.blank, m)?;
+    let mut step = Vec::with_capacity(m);
+    let mut low = (u64::MAX, 0);
+    for (k, c) in cands.iter().enumerate() {
+        next.h.push(c.h);
+        next.hash.push(c.hash);
+        next.all.push(c.all);
+        next.last.push(c.dir);
+        if ranking.is_some() {
+            next.kept.push(c.kept);
+        }
+        step.push(c.parent << 2 | c.dir as u32);
+        if c.key >> 24 < low.0 {
+            low = (c.key >> 24, k);
+        }
+    }
+    let build = |cands: &[Cand],
+                 cells: &mut [u8],
+                 words: &mut [u64],
+                 vals: &mut [u8],
+                 blank: &mut [u16]| {
+        from_parents(setup, layer, cands, cells, words, vals, blank, g2);
+    };
+    let per = m.div_ceil(threads).max(1);
+    std::thread::scope(|sc| {
+        let (mut cells, mut words, mut vals, mut blank) = (
+            &mut next.cells[..],
+            &mut next.words[..],
+            &mut next.vals[..],
+            &mut next.blank[..],
+        );
+        let mut runs = cands.chunks(per).peekable();
+        while let Some(run) = runs.next() {
+            let k = run.len();
+            let (c0, c1) = std::mem::take(&mut cells).split_at_mut(k * n);
+            let (a0, a1) = std::mem::take(&mut words).split_at_mut(k * vals_len);
+            let (v0, v1) = std::mem::take(&mut vals).split_at_mut(k * vals_len);
+            let (b0, b1) = std::mem::take(&mut blank).split_at_mut(k);
+            (cells, words, vals, blank) = (c1, a1, v1, b1);
+            if runs.peek().is_some() {
+                sc.spawn(move || build(run, c0, a0, v0, b0));
+            } else {
+                build(run, c0, a0, v0, b0);
+            }
+        }
+    });
+    Ok((step, low))
+}
+
+/// The cells, blank and (with databases) words and entries of the kept candidates
+/// `cands`, from their parents in `layer` moved once, into their places.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn from_parents(
+    setup: &BeamSetup,
+    layer: &Layer,
+    cands: &[Cand],
+    cells: &mut [u8],
+    words: &mut [u64],
+    vals: &mut [u8],
+    blank: &mut [u16],
+    g2: usize,
+) {
+    let n = setup.n;
+    let region = setup.region.as_ref();
+    let ranking = setup.ranking.as_ref();
+    for (k, c) in cands.iter().enumerate() {
+        // The parent a few candidates on, asked for ahead (each read would otherwise wait
+        // on memory in turn).
+        if let Some(a) = cands.get(k + AHEAD) {
+            let q = a.parent as usize;
+            prefetch(&layer.cells, q * n);
+            prefetch(&layer.cells, q * n + n - 1);
+            prefetch(&layer.blank, q);
+            if region.is_some() {
+                prefetch(&layer.words, q * g2);
+                prefetch(&layer.words, q * g2 + g2 - 1);
+                prefetch(&layer.vals, q * g2);
+            }
+        }
+        let p = c.parent as usize;
+        let dst = &mut cells[k * n..(k + 1) * n];
+        dst.copy_from_slice(&layer.cells[p * n..(p + 1) * n]);
+        let b = layer.blank[p] as usize;
+        let to = setup
+            .target(b, c.dir as usize)
+            .expect("checked on expansion");
+        let tile = dst[to];
+        dst[b] = tile;
+        dst[to] = 0;
+        blank[k] = to as u16;
+        if let Some(r) = region {
+            let rt = r.tile[tile as usize] as usize;
+            let wd = &mut words[k * g2..(k + 1) * g2];
+            wd.copy_from_slice(&layer.words[p * g2..(p + 1) * g2]);
+            r.move_words(wd, tile, r.index_of[b]);
+            // (Tests run with debug assertions: every kept position's words checked
+            // against the ones worked out afresh.)
+            debug_assert_eq!(wd[..], r.words(dst)[..]);
+            let v = &mut vals[k * g2..(k + 1) * g2];
+            v.copy_from_slice(&layer.vals[p * g2..(p + 1) * g2]);
+            for (j, l) in r.lookups.iter().enumerate() {
+                let d = l.owner[rt];
+                if d != NONE {
+                    v[l.offset + d as usize] = c.vals[j];
+                }
+            }
+            // (And the learned ranking's part kept move by move, against the one worked
+            // out afresh.)
+            debug_assert!(
+                ranking.is_none() || (c.kept - setup.kept(dst, v)).abs() < 1e-2,
+                "kept {} fresh {}",
+                c.kept,
+                setup.kept(dst, v)
+            );
+        }
+    }
+}
+
+/// On a pace: the width that ends the beam by its time, from what a position has cost so
+/// far (`per_position`, updated with this layer's `count` positions in `took`) and the
+/// layers still expected; never under a sixteenth of the width asked for (`width0`), nor
+/// over twice it.
+fn paced_width(
+    p: &Pace,
+    width0: usize,
+    depth: usize,
+    count: usize,
+    took: std::time::Duration,
+    per_position: &mut Option<f64>,
+) -> usize {
+    let t = took.as_secs_f64() / count as f64;
+    let avg = per_position.map_or(t, |a| 0.8 * a + 0.2 * t);
+    *per_position = Some(avg);
+    let left = p.until.saturating_duration_since(std::time::Instant::now());
+    let layers = p.layers.saturating_sub(depth).max(p.layers / 10).max(1);
+    let fits = left.as_secs_f64() / layers as f64 / avg;
+    let least = (width0 / 16).max(1);
+    (fits as usize).clamp(least, (width0 * 2).min(p.max_width).max(least))
+}
+
 /// One beam search from `start` towards `setup`'s aim keeping `width` positions per
 /// layer, on `threads` threads. With `cap`, positions that cannot reach the aim in fewer
 /// than `cap` moves (depth plus estimate) are dropped, and the run ends at that depth.
@@ -35,49 +467,15 @@ pub(crate) fn beam_run(
     nodes: &NodeCount,
     pace: Option<Pace>,
 ) -> Result<BeamEnd, SearchError> {
-    let n = setup.n;
     // (At most 2^29 positions a layer: the way back packs an index in 30 bits.)
     let width0 = width.clamp(1, 1 << 29);
     let mut width = width0;
     // Seconds per position expanded, averaged over the full layers so far (for the pace).
     let mut per_position: Option<f64> = None;
-    let vals0 = setup
-        .region
-        .as_ref()
-        .map_or(vec![], |r| r.all_entries(start.cells()));
-    let g2 = vals0.len();
-    // With databases: every database's tiles' cells, a word each.
-    let words0 = setup
-        .region
-        .as_ref()
-        .map_or(vec![], |r| r.words(start.cells()));
-    // The layers keep the linear-conflict estimate (kept up move by move); with
-    // databases, positions are ranked by the larger of it and the databases' estimate.
-    let h0 = setup.estimate(start.cells());
-    let rank0 = setup
-        .region
-        .as_ref()
-        .map_or(h0, |r| r.estimate(&vals0).max(h0));
-    if h0 == 0 {
+    if setup.estimate(start.cells()) == 0 {
         return Ok(BeamEnd::Found(vec![]));
     }
-    let mut layer = Layer {
-        cells: start.cells().to_vec(),
-        blank: vec![start.blank() as u16],
-        h: vec![h0],
-        hash: vec![setup.hash(start.cells(), start.blank())],
-        all: vec![setup.manhattan(start.cells())],
-        last: vec![4],
-        vals: vals0,
-        words: words0,
-        kept: vec![],
-    };
-    // (A learned ranking is set only with databases: `use_databases` sets both.)
-    let ranking = setup.ranking.as_ref();
-    let kept0 = setup.kept(start.cells(), &layer.vals);
-    if ranking.is_some() {
-        layer.kept.push(kept0);
-    }
+    let (mut layer, rank0) = first_layer(setup, start);
     // A direct-mapped table of kept positions' hashes: drops repeats within a layer and,
     // while a slot survives, across layers.
     let slots = (width * 16).next_power_of_two().clamp(1 << 14, 1 << 24);
@@ -90,16 +488,11 @@ pub(crate) fn beam_run(
     let threads = resolve_threads(threads).max(1);
     // Small layers (and their builds) are not worth a thread.
     let threads_for = |len: usize| if len < 4 * CHUNK { 1 } else { threads };
-    let zb = n * n;
     let mut depth = 0usize;
     // The smallest rank kept so far: (rank, layer, index).
     // (The rank, not the estimate alone: a line's beam that trades its estimate for the
     // rest of the board is still going somewhere.)
-    let mut best = (
-        setup.rank_with(kept0, rank0, h0, layer.all[0]),
-        0usize,
-        0usize,
-    );
+    let mut best = (rank0, 0usize, 0usize);
     // Kept from layer to layer: every chunk's candidates, all of them together, and the
     // layer before this one (where the next is built).
     let mut parts: Vec<std::sync::Mutex<Vec<Cand>>> = Vec::new();
@@ -120,140 +513,29 @@ pub(crate) fn beam_run(
         while parts.len() < chunks {
             parts.push(std::sync::Mutex::new(Vec::new()));
         }
-        let limit = cap.map(|c| c as u32);
-        let (layer_ref, seen_ref, parts_ref) = (&layer, &seen, &parts);
         let found = std::sync::atomic::AtomicU64::new(u64::MAX);
-        let expand = |ci: usize| {
+        let expansion = Expansion {
+            setup,
+            layer: &layer,
+            seen: &seen,
+            mask,
+            count,
+            depth,
+            limit: cap.map(|c| c as u32),
+            ranking: setup.ranking.as_ref(),
+            found: &found,
+            nodes,
+        };
+        let parts_ref = &parts;
+        for_each_index(chunks, threads_for(count), |ci| {
             // (Each chunk's list is kept from layer to layer: fresh memory every layer
             // cost a fifth of the time in the kernel zeroing pages.)
             let mut out =
                 std::mem::take(&mut *parts_ref[ci].lock().unwrap_or_else(|e| e.into_inner()));
             out.clear();
-            let mut cells = vec![0u8; n];
-            let mut block_kids = [(
-                [(0u8, 0usize, 0u64, [0u64; 2 * MAX_REGION_SETS]); 4],
-                0usize,
-            ); BLOCK];
-            let (lo, hi) = (ci * CHUNK, ((ci + 1) * CHUNK).min(count));
-            let mut generated = 0u64;
-            for block in (lo..hi).step_by(BLOCK) {
-                let end = (block + BLOCK).min(hi);
-                // Every child's hash first, its slot of the kept positions and (with
-                // databases) its lookups asked for, for a whole block of positions, so
-                // that their cache misses overlap instead of coming one after another.
-                for i in block..end {
-                    let cells = &layer_ref.cells[i * n..(i + 1) * n];
-                    let b = layer_ref.blank[i] as usize;
-                    let last = layer_ref.last[i];
-                    // Each child: its direction, the cell the blank moves to, its hash and
-                    // (with databases) its lookups' indices.
-                    let (kids, count) = &mut block_kids[i - block];
-                    *count = 0;
-                    let words = &layer_ref.words[i * g2..(i + 1) * g2];
-                    for d in 0..4u8 {
-                        if last != 4 && d == last ^ 1 {
-                            continue;
-                        }
-                        let Some(to) = setup.target(b, d as usize) else {
-                            continue;
-                        };
-                        let tile = cells[to];
-                        let hash = layer_ref.hash[i]
-                            ^ setup.tile_hash(tile, to)
-                            ^ setup.tile_hash(tile, b)
-                            ^ setup.zobrist[zb + b]
-                            ^ setup.zobrist[zb + to];
-                        prefetch(seen_ref, hash as usize & mask);
-                        let mut pre = [0u64; 2 * MAX_REGION_SETS];
-                        if let Some(r) = &setup.region {
-                            // The tile moves to the blank's cell; the others stay.
-                            pre = r.moved(words, tile, r.index_of[b]);
-                        }
-                        kids[*count] = (d, to, hash, pre);
-                        *count += 1;
-                    }
-                    generated += *count as u64;
-                }
-                for i in block..end {
-                    let before = &layer_ref.cells[i * n..(i + 1) * n];
-                    // (With databases: the parent's entries, which its children update.)
-                    let parent_vals = &layer_ref.vals[i * g2..(i + 1) * g2];
-                    cells.copy_from_slice(before);
-                    let b = layer_ref.blank[i] as usize;
-                    let (kids, count) = &block_kids[i - block];
-                    let sums = setup
-                        .region
-                        .as_ref()
-                        .map_or([0; 2 * MAX_REGION_SETS], |r| r.sums(parent_vals));
-                    for &(d, to, hash, ref pre) in &kids[..*count] {
-                        let tile = cells[to];
-                        cells[b] = tile;
-                        cells[to] = 0;
-                        // The linear-conflict estimate, and with databases the larger of it
-                        // and theirs (both lower bounds; the larger ranks best, measured).
-                        let lc = setup.update(layer_ref.h[i], before, &cells, tile, to, b);
-                        let (h, vals) = match &setup.region {
-                            Some(r) => {
-                                let (pdb, vals) = r.update(parent_vals, &sums, tile, pre);
-                                (pdb.max(lc), vals)
-                            }
-                            None => (lc, [0; 2 * MAX_REGION_SETS]),
-                        };
-                        cells[to] = tile;
-                        cells[b] = 0;
-                        if h == 0 {
-                            found.fetch_min(
-                                ((i as u64) << 2) | d as u64,
-                                std::sync::atomic::Ordering::Relaxed,
-                            );
-                            continue;
-                        }
-                        if limit.is_some_and(|c| depth as u32 + h >= c) {
-                            continue;
-                        }
-                        let da = &setup.dist_all[tile as usize * n..];
-                        let all = layer_ref.all[i] + da[b] as u32 - da[to] as u32;
-                        // A position kept before (in this run, while its slot lasts) is
-                        // no candidate: on a line's beam the blank wandering among other
-                        // tiles repeats positions all the time.
-                        if seen_ref[hash as usize & mask] == hash {
-                            continue;
-                        }
-                        // With a learned ranking: its kept part moves with the tile and
-                        // the blank, and with the entries that changed.
-                        let mut kept = 0.0;
-                        if let (Some(k), Some(r)) = (ranking, &setup.region) {
-                            let rt = r.tile[tile as usize] as usize;
-                            let (cb, ct) = (r.index_of[b] as usize, r.index_of[to] as usize);
-                            kept = layer_ref.kept[i] + k.tile_cell(rt, cb) - k.tile_cell(rt, ct)
-                                + k.tile_cell(0, ct)
-                                - k.tile_cell(0, cb);
-                            for (j, l) in r.lookups.iter().enumerate() {
-                                let d = l.owner[rt];
-                                if d != NONE {
-                                    let slot = l.offset + d as usize;
-                                    kept +=
-                                        k.entry(slot, vals[j]) - k.entry(slot, parent_vals[slot]);
-                                }
-                            }
-                        }
-                        out.push(Cand {
-                            key: (setup.rank_with(kept, h, lc, all) << 24) | (hash >> 40),
-                            all,
-                            parent: i as u32,
-                            dir: d,
-                            h: lc,
-                            hash,
-                            vals,
-                            kept,
-                        });
-                    }
-                }
-            }
-            nodes.add((hi - lo) as u64, generated);
+            expansion.chunk(ci, &mut out);
             *parts_ref[ci].lock().unwrap_or_else(|e| e.into_inner()) = out;
-        };
-        for_each_index(chunks, threads_for(count), expand);
+        });
         let found = found.into_inner();
         if found != u64::MAX {
             let mut moves = path_to(&history, history.len(), (found >> 2) as usize);
@@ -273,171 +555,30 @@ pub(crate) fn beam_run(
             let all: Vec<Cand> = chunk_cands.iter().flat_map(|p| p.iter().copied()).collect();
             take_samples(s, &all, &layer, setup, depth);
         }
-        // The `width` best keys, chosen among the keys alone (not the whole candidates),
-        // and the candidates with them kept in the order they came, their parents'
-        // (so that the layer is built reading the one before in order, not all over it):
-        // every key below the cut, and as many equal to it as there is room for.
-        let (cut, mut room) = if total > width {
-            keys.clear();
-            for p in &chunk_cands {
-                keys.extend(p.iter().map(|c| c.key));
-            }
-            let (_, &mut cut, _) = keys.select_nth_unstable(width - 1);
-            let below = keys.iter().filter(|&&k| k < cut).count();
-            (cut, width - below)
-        } else {
-            (u64::MAX, usize::MAX)
-        };
-        // Repeats go as the kept positions are recorded: within the layer, and of
-        // earlier layers while their slots survive. (The slots of candidates a few on
-        // asked for ahead: the table is bigger than the caches, and this runs on one
-        // thread.)
-        cands.clear();
-        for p in &chunk_cands {
-            for (k, c) in p.iter().enumerate() {
-                if let Some(a) = p.get(k + AHEAD) {
-                    if a.key <= cut {
-                        prefetch(&seen, a.hash as usize & mask);
-                    }
-                }
-                if c.key > cut || (c.key == cut && room == 0) {
-                    continue;
-                }
-                if c.key == cut {
-                    room -= 1;
-                }
-                let s = &mut seen[c.hash as usize & mask];
-                if *s != c.hash {
-                    *s = c.hash;
-                    cands.push(*c);
-                }
-            }
-        }
+        keep_best(
+            &chunk_cands,
+            total,
+            width,
+            &mut keys,
+            &mut seen,
+            mask,
+            &mut cands,
+        );
         drop(chunk_cands);
-        let m = cands.len();
         // The next layer goes where the one before this was (its memory reused).
-        let next = &mut spare;
-        next.clear();
-        let region = setup.region.as_ref();
-        let vals_len = if region.is_some() { g2 } else { 0 };
-        fit(&mut next.cells, m * n)?;
-        fit(&mut next.words, m * vals_len)?;
-        fit(&mut next.vals, m * vals_len)?;
-        fit(&mut next.blank, m)?;
-        // What comes from the candidates alone, in order.
-        let mut step = Vec::with_capacity(m);
-        let mut low = (u64::MAX, 0);
-        for (k, c) in cands.iter().enumerate() {
-            next.h.push(c.h);
-            next.hash.push(c.hash);
-            next.all.push(c.all);
-            next.last.push(c.dir);
-            if ranking.is_some() {
-                next.kept.push(c.kept);
-            }
-            step.push(c.parent << 2 | c.dir as u32);
-            if c.key >> 24 < low.0 {
-                low = (c.key >> 24, k);
-            }
-        }
-        // What comes from the parents (anywhere in the layer: most of the copying), split
-        // among the threads in runs of candidates.
-        let build = |cands: &[Cand],
-                     cells: &mut [u8],
-                     words: &mut [u64],
-                     vals: &mut [u8],
-                     blank: &mut [u16]| {
-            for (k, c) in cands.iter().enumerate() {
-                // The parent a few candidates on, asked for ahead (each read would
-                // otherwise wait on memory in turn).
-                if let Some(a) = cands.get(k + AHEAD) {
-                    let q = a.parent as usize;
-                    prefetch(&layer.cells, q * n);
-                    prefetch(&layer.cells, q * n + n - 1);
-                    prefetch(&layer.blank, q);
-                    if region.is_some() {
-                        prefetch(&layer.words, q * g2);
-                        prefetch(&layer.words, q * g2 + g2 - 1);
-                        prefetch(&layer.vals, q * g2);
-                    }
-                }
-                let p = c.parent as usize;
-                let dst = &mut cells[k * n..(k + 1) * n];
-                dst.copy_from_slice(&layer.cells[p * n..(p + 1) * n]);
-                let b = layer.blank[p] as usize;
-                let to = setup
-                    .target(b, c.dir as usize)
-                    .expect("checked on expansion");
-                let tile = dst[to];
-                dst[b] = tile;
-                dst[to] = 0;
-                blank[k] = to as u16;
-                if let Some(r) = region {
-                    let rt = r.tile[tile as usize] as usize;
-                    let wd = &mut words[k * g2..(k + 1) * g2];
-                    wd.copy_from_slice(&layer.words[p * g2..(p + 1) * g2]);
-                    r.move_words(wd, tile, r.index_of[b]);
-                    // (Tests run with debug assertions: every kept position's words
-                    // checked against the ones worked out afresh.)
-                    debug_assert_eq!(wd[..], r.words(dst)[..]);
-                    let v = &mut vals[k * g2..(k + 1) * g2];
-                    v.copy_from_slice(&layer.vals[p * g2..(p + 1) * g2]);
-                    for (j, l) in r.lookups.iter().enumerate() {
-                        let d = l.owner[rt];
-                        if d != NONE {
-                            v[l.offset + d as usize] = c.vals[j];
-                        }
-                    }
-                    // (And the learned ranking's part kept move by move, against the
-                    // one worked out afresh.)
-                    debug_assert!(
-                        ranking.is_none() || (c.kept - setup.kept(dst, v)).abs() < 1e-2,
-                        "kept {} fresh {}",
-                        c.kept,
-                        setup.kept(dst, v)
-                    );
-                }
-            }
-        };
-        let parts = threads_for(m);
-        let per = m.div_ceil(parts).max(1);
-        std::thread::scope(|sc| {
-            let (mut cells, mut words, mut vals, mut blank) = (
-                &mut next.cells[..],
-                &mut next.words[..],
-                &mut next.vals[..],
-                &mut next.blank[..],
-            );
-            let mut runs = cands.chunks(per).peekable();
-            while let Some(run) = runs.next() {
-                let k = run.len();
-                let (c0, c1) = std::mem::take(&mut cells).split_at_mut(k * n);
-                let (a0, a1) = std::mem::take(&mut words).split_at_mut(k * vals_len);
-                let (v0, v1) = std::mem::take(&mut vals).split_at_mut(k * vals_len);
-                let (b0, b1) = std::mem::take(&mut blank).split_at_mut(k);
-                (cells, words, vals, blank) = (c1, a1, v1, b1);
-                if runs.peek().is_some() {
-                    sc.spawn(move || build(run, c0, a0, v0, b0));
-                } else {
-                    build(run, c0, a0, v0, b0);
-                }
-            }
-        });
+        let (step, low) = build_next(setup, &layer, &cands, &mut spare, threads_for(cands.len()))?;
         history.push(step);
         std::mem::swap(&mut layer, &mut spare);
-        // On a pace: the width that ends this beam by its time, from what a position has
-        // cost so far and the layers still expected (never under a sixteenth of the width
-        // asked for, nor over twice it).
         if let Some(p) = &pace {
             if count * 2 >= width {
-                let t = layer_start.elapsed().as_secs_f64() / count as f64;
-                let avg = per_position.map_or(t, |a| 0.8 * a + 0.2 * t);
-                per_position = Some(avg);
-                let left = p.until.saturating_duration_since(std::time::Instant::now());
-                let layers = p.layers.saturating_sub(depth).max(p.layers / 10).max(1);
-                let fits = left.as_secs_f64() / layers as f64 / avg;
-                let least = (width0 / 16).max(1);
-                width = (fits as usize).clamp(least, (width0 * 2).min(p.max_width).max(least));
+                width = paced_width(
+                    p,
+                    width0,
+                    depth,
+                    count,
+                    layer_start.elapsed(),
+                    &mut per_position,
+                );
             }
         }
         if low.0 < best.0 {
