@@ -246,7 +246,7 @@ pub(crate) fn anytime_above(
     dbs: &[&PdbHeuristic],
     fixed: Option<usize>,
 ) -> Result<AnytimeAnswer, SearchError> {
-    use std::time::{Duration, Instant};
+    use std::time::Duration;
     if let Some(w) = fixed {
         check_beam_width(w).map_err(|reason| SearchError::BadRequest {
             field: "beam_width",
@@ -279,17 +279,78 @@ pub(crate) fn anytime_above(
         width,
         databases,
     };
-    if crate::parity::precheck(start, goal)? {
-        return Ok(answer(vec![], 0, true, 0));
-    }
     let quiet = Limits {
         progress: None,
         ..limits.clone()
     };
+    let dbs = if databases { dbs } else { &[] };
+    let lower_bound = match opening(start, goal, &quiet, proven, dbs, &nodes)? {
+        Opening::Proven(moves) => {
+            let len = moves.len() as u32;
+            return Ok(answer(moves, len, true, 0));
+        }
+        Opening::Bound(l) => l,
+    };
+    // Cancelled before any answer: said so, not answered.
+    if limits
+        .cancel
+        .as_ref()
+        .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+    {
+        return Err(watch.timeout("anytime", lower_bound, nodes.get().0));
+    }
+    // An answer at once, whatever the clock says (milliseconds even on 16x16).
+    let best = super::super::fast(start, goal, &unbounded(&limits))?.moves;
+    watch.report_best(
+        "fast",
+        Some(lower_bound),
+        nodes.get().0,
+        Some(best.len() as u32),
+    );
+    let max_width = max_beam_width(start, dbs, lower_bound, limits.max_memory, fixed)?;
+    let beams = Beams {
+        start,
+        goal,
+        threads,
+        watch: &watch,
+        quiet: &quiet,
+        nodes: &nodes,
+        dbs,
+        lower_bound,
+        max_width,
+    };
+    let (best, width_done) = beams.widen(best, fixed)?;
+    let best = polish(start, best, lower_bound, &watch, &quiet, &nodes);
+    let proven = best.len() as u32 == lower_bound;
+    Ok(answer(best, lower_bound, proven, width_done))
+}
+
+/// How the anytime solver's opening ended.
+enum Opening {
+    /// The board answered and proven at once (at the goal, or near it).
+    Proven(Vec<Direction>),
+    /// The bound proven: linear conflict, the exact search's, `proven` and the databases'.
+    Bound(u32),
+}
+
+/// The opening: a board at the goal or near it (the quick IDA*'s node budget) proven at
+/// once, else the best lower bound known (`proven` given, linear conflict, the quick
+/// IDA*'s, and `dbs`' where they fit the board).
+fn opening(
+    start: &Board,
+    goal: &Board,
+    quiet: &Limits,
+    proven: u32,
+    dbs: &[&PdbHeuristic],
+    nodes: &NodeCount,
+) -> Result<Opening, SearchError> {
+    if crate::parity::precheck(start, goal)? {
+        return Ok(Opening::Proven(vec![]));
+    }
     // A board near the goal: proven at once.
     let quick = Limits {
         max_nodes: Some(
-            limits
+            quiet
                 .max_nodes
                 .unwrap_or(u64::MAX)
                 .min(super::super::AUTO_QUICK_NODES),
@@ -301,16 +362,15 @@ pub(crate) fn anytime_above(
         start.cells(),
     )
     .max(proven)
-    .max(if databases {
-        region_bound(start, goal, dbs)
-    } else {
+    .max(if dbs.is_empty() {
         0
+    } else {
+        region_bound(start, goal, dbs)
     });
     match super::super::idastar(start, goal, HeuristicKind::LinearConflict, &quick) {
         Ok(s) => {
             nodes.add(s.stats.expanded, s.stats.generated);
-            let len = s.len() as u32;
-            return Ok(answer(s.moves, len, true, 0));
+            return Ok(Opening::Proven(s.moves));
         }
         Err(SearchError::TimeLimit {
             lower_bound: l,
@@ -323,44 +383,37 @@ pub(crate) fn anytime_above(
         }
         Err(e) => return Err(e),
     }
-    // Cancelled before any answer: said so, not answered.
-    if limits
-        .cancel
-        .as_ref()
-        .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
-    {
-        return Err(watch.timeout("anytime", lower_bound, nodes.get().0));
-    }
-    // An answer at once, whatever the clock says (milliseconds even on 16x16).
-    let mut best = super::super::fast(start, goal, &unbounded(&limits))?.moves;
-    let mut width_done = 0;
-    watch.report_best(
-        "fast",
-        Some(lower_bound),
-        nodes.get().0,
-        Some(best.len() as u32),
-    );
-    // Memory per beam position: the way back per layer (a generous layer count: three
-    // times the estimate), two layers' cells (and with databases their region cells,
-    // MAX_CELLS bytes a position), three candidates twice (the threads' lists, kept from layer
-    // to layer, and all of them together).
+    Ok(Opening::Bound(lower_bound))
+}
+
+/// The widest beam that fits `max_memory` (and the anytime solver's own room, less the
+/// databases `dbs` hold) on `start`'s board; a `fixed` width past it is an error that
+/// says so. Memory per beam position: the way back per layer (a generous layer count:
+/// three times the `lower_bound`), two layers' cells (and with databases their region
+/// cells, MAX_CELLS bytes a position), three candidates twice (the threads' lists, kept
+/// from layer to layer, and all of them together).
+fn max_beam_width(
+    start: &Board,
+    dbs: &[&PdbHeuristic],
+    lower_bound: u32,
+    max_memory: u64,
+    fixed: Option<usize>,
+) -> Result<usize, SearchError> {
+    let databases = !dbs.is_empty();
     let per = 4 * 3 * lower_bound.max(8) as u64
         + 2 * start.size().cells() as u64
         + if databases { 2 * MAX_CELLS as u64 } else { 0 }
         + 6 * std::mem::size_of::<Cand>() as u64;
-    let db_bytes: u64 = if databases {
-        dbs.iter()
-            .take(MAX_REGION_SETS)
-            .flat_map(|h| h.databases())
-            .map(|d| d.len() as u64)
-            .sum()
-    } else {
-        0
-    };
+    let db_bytes: u64 = dbs
+        .iter()
+        .take(MAX_REGION_SETS)
+        .flat_map(|h| h.databases())
+        .map(|d| d.len() as u64)
+        .sum();
     let room = ANYTIME_MEMORY
         .saturating_sub(db_bytes)
         .max(ANYTIME_MIN_BEAM_MEMORY);
-    let max_width = ((limits.max_memory.min(room) / per) as usize).clamp(1, ANYTIME_MAX_WIDTH);
+    let max_width = ((max_memory.min(room) / per) as usize).clamp(1, ANYTIME_MAX_WIDTH);
     if let Some(w) = fixed.filter(|&w| w > max_width) {
         return Err(SearchError::BadRequest {
             field: "beam_width",
@@ -368,94 +421,131 @@ pub(crate) fn anytime_above(
                 "expected a beam width of at most {max_width} for this {} board within the \
                  memory left to the beams ({} MiB), found {w}",
                 start.size(),
-                limits.max_memory.min(room) >> 20
+                max_memory.min(room) >> 20
             ),
         });
     }
-    let mut width = fixed.unwrap_or(32.min(max_width));
-    // One beam across the whole board, ranked by databases of its size: its answer
-    // gains next to nothing from the polish, so the last run gets the polish's share
-    // too; and once its beams are WHOLE_SOONER_WIDTH wide, the last run comes as soon
-    // as a run eight times wider would not fit 64 times (see `next_width`).
-    let size = start.size();
-    let whole = databases && ranks_whole(dbs, size.width(), size.height());
-    let share = if whole {
-        WHOLE_PACED_SHARE
-    } else {
-        PACED_SHARE
-    };
-    // The last run's stages, and whether the next run is the last (paced to the time).
-    let (mut before, mut log) = (StageLog::new(), StageLog::new());
-    let mut last = false;
-    while !watch.expired() && (best.len() as u32) > lower_bound {
-        let t = Instant::now();
-        let plan = (last && !before.is_empty()).then(|| Plan {
-            until: t + watch.remaining().unwrap_or_default().mul_f64(share),
-            before: &before,
-            max_width,
-        });
-        match staged(
-            start,
-            goal,
-            width,
-            Some(best.len()),
-            threads,
-            &watch,
-            &quiet,
-            &nodes,
-            if databases { dbs } else { &[] },
-            plan,
-            &mut log,
-        ) {
-            Ok(Some(m)) => {
-                best = m;
-                watch.report_best(
-                    "beam",
-                    Some(lower_bound),
-                    nodes.get().0,
-                    Some(best.len() as u32),
-                );
-                width_done = width;
-            }
-            Ok(None) => width_done = width,
-            Err(SearchError::TimeLimit { .. }) => break,
-            Err(e) => return Err(e),
-        }
-        let took = t.elapsed().as_secs_f64().max(1e-4);
-        let left = watch.remaining().unwrap_or_default().as_secs_f64();
-        // Time grows about as the width: eight times wider while that leaves room for
-        // more, else as wide as fills nine tenths of the time left. That last run is
-        // paced (see `Plan`): its beams' widths are set layer by layer to end within
-        // `share` of the time left, because a run the clock cuts short is lost
-        // (measured on 100 7x7 boards at 1 s: 1.582 and 1.582 paced, 1.582 and 1.609
-        // unpaced). Moving to the last run sooner (only while eight times wider fits 64
-        // times, not 24) everywhere cost at 1 s (alternating builds: 7x7 1.584 and 1.591
-        // against 1.574 and 1.587, 10x10 1.846 and 1.867 against 1.834 and 1.833, 6x6 at
-        // 2 s 1.408 and 1.412 against 1.405 and 1.402: a last run paced by a much narrower
-        // one); on a whole-board beam ranked by databases from width 2,048 on, with the
-        // polish's share given to the last run, it gains at 10 s (7x7, 78 boards: 1.406
-        // against 1.410; 6x6, 30: 1.377 against 1.379) and changes nothing at 1 s (6x6:
-        // 1.433 and 1.433 against 1.432 and 1.429). See README, "The schedule of widths".
-        let fits = left / took;
-        // A run that solved every stage (not cut short by the cap) shares the next one's
-        // time among the stages.
-        if before.is_empty() || log.len() >= before.len() {
-            std::mem::swap(&mut before, &mut log);
-        }
-        let widen_while = if whole && width >= WHOLE_SOONER_WIDTH {
-            64.0
+    Ok(max_width)
+}
+
+/// What the anytime solver's runs of beams share.
+struct Beams<'a> {
+    start: &'a Board,
+    goal: &'a Board,
+    threads: usize,
+    watch: &'a Watch,
+    quiet: &'a Limits,
+    nodes: &'a NodeCount,
+    /// The databases that rank the board (none where they do not fit it).
+    dbs: &'a [&'a PdbHeuristic],
+    lower_bound: u32,
+    max_width: usize,
+}
+
+impl Beams<'_> {
+    /// Runs of beams, each wider than the one before, while time lasts and the answer
+    /// (`best`) is longer than the bound; at one `fixed` width, one run. The best answer,
+    /// and the width of the last run that ended.
+    fn widen(
+        &self,
+        mut best: Vec<Direction>,
+        fixed: Option<usize>,
+    ) -> Result<(Vec<Direction>, usize), SearchError> {
+        let (watch, max_width) = (self.watch, self.max_width);
+        let mut width = fixed.unwrap_or(32.min(max_width));
+        let mut width_done = 0;
+        // One beam across the whole board, ranked by databases of its size: its answer
+        // gains next to nothing from the polish, so the last run gets the polish's share
+        // too; and once its beams are WHOLE_SOONER_WIDTH wide, the last run comes as soon
+        // as a run eight times wider would not fit 64 times (see `next_width`).
+        let size = self.start.size();
+        let whole = !self.dbs.is_empty() && ranks_whole(self.dbs, size.width(), size.height());
+        let share = if whole {
+            WHOLE_PACED_SHARE
         } else {
-            24.0
+            PACED_SHARE
         };
-        let (next, is_last) = next_width(width, fits, widen_while);
-        last |= is_last;
-        if fixed.is_some() || next < width + width / 8 || width >= max_width {
-            break;
+        // The last run's stages, and whether the next run is the last (paced to the time).
+        let (mut before, mut log) = (StageLog::new(), StageLog::new());
+        let mut last = false;
+        while !watch.expired() && (best.len() as u32) > self.lower_bound {
+            let t = std::time::Instant::now();
+            let plan = (last && !before.is_empty()).then(|| Plan {
+                until: t + watch.remaining().unwrap_or_default().mul_f64(share),
+                before: &before,
+                max_width,
+            });
+            match staged(
+                self.start,
+                self.goal,
+                width,
+                Some(best.len()),
+                self.threads,
+                watch,
+                self.quiet,
+                self.nodes,
+                self.dbs,
+                plan,
+                &mut log,
+            ) {
+                Ok(Some(m)) => {
+                    best = m;
+                    watch.report_best(
+                        "beam",
+                        Some(self.lower_bound),
+                        self.nodes.get().0,
+                        Some(best.len() as u32),
+                    );
+                    width_done = width;
+                }
+                Ok(None) => width_done = width,
+                Err(SearchError::TimeLimit { .. }) => break,
+                Err(e) => return Err(e),
+            }
+            let took = t.elapsed().as_secs_f64().max(1e-4);
+            let left = watch.remaining().unwrap_or_default().as_secs_f64();
+            // Time grows about as the width: eight times wider while that leaves room
+            // for more, else as wide as fills nine tenths of the time left. That last run
+            // is paced (see `Plan`): its beams' widths are set layer by layer to end
+            // within `share` of the time left, because a run the clock cuts short is lost
+            // (measured on 100 7x7 boards at 1 s: 1.582 and 1.582 paced, 1.582 and 1.609
+            // unpaced). Moving to the last run sooner (only while eight times wider fits
+            // 64 times, not 24) everywhere cost at 1 s (7x7 1.584 and 1.591 against 1.574
+            // and 1.587); on a whole-board beam ranked by databases from width 2,048 on,
+            // with the polish's share given to the last run, it gains at 10 s (7x7, 78
+            // boards: 1.406 against 1.410) and changes nothing at 1 s.
+            let fits = left / took;
+            // A run that solved every stage (not cut short by the cap) shares the next
+            // one's time among the stages.
+            if before.is_empty() || log.len() >= before.len() {
+                std::mem::swap(&mut before, &mut log);
+            }
+            let widen_while = if whole && width >= WHOLE_SOONER_WIDTH {
+                64.0
+            } else {
+                24.0
+            };
+            let (next, is_last) = next_width(width, fits, widen_while);
+            last |= is_last;
+            if fixed.is_some() || next < width + width / 8 || width >= max_width {
+                break;
+            }
+            width = next.min(max_width);
         }
-        width = next.min(max_width);
+        Ok((best, width_done))
     }
-    // The last polish: windows of 16 moves, then longer ones, replaced by shortest ones
-    // while time lasts (a window cut short by the clock changes nothing).
+}
+
+/// The last polish of `best`: windows of 16 moves, then longer ones, replaced by shortest
+/// ones while time lasts (a window cut short by the clock changes nothing).
+fn polish(
+    start: &Board,
+    mut best: Vec<Direction>,
+    lower_bound: u32,
+    watch: &Watch,
+    quiet: &Limits,
+    nodes: &NodeCount,
+) -> Vec<Direction> {
     for window in POLISH_WINDOWS {
         if best.len() as u32 <= lower_bound || watch.expired() {
             break;
@@ -476,6 +566,5 @@ pub(crate) fn anytime_above(
             }
         }
     }
-    let proven = best.len() as u32 == lower_bound;
-    Ok(answer(best, lower_bound, proven, width_done))
+    best
 }
