@@ -1,0 +1,311 @@
+//! `npuzzle bench`: solve an instance set, check every length against its known optimum,
+//! and time it.
+
+mod instances;
+mod report;
+mod work;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicUsize;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use clap::{Args as ClapArgs, ValueEnum};
+use npuzzle::request::Core;
+use npuzzle::{Board, Limits, Size};
+
+use crate::opts::LimitOpts;
+use crate::pdbs::{heuristic, pdb_dir};
+use crate::{merge, Fail, BAD_INPUT, LIMIT, OK};
+use instances::{Instance, Published};
+use report::{Style, Tally};
+use work::{Ask, Heuristics, Job};
+
+/// Instance sets shipped with npuzzle (testdata/).
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Set {
+    /// Korf (1985): 100 random 15-puzzle instances, optimal lengths summing to 5305.
+    Korf100,
+    /// Korf & Felner (2002): 50 random 24-puzzle instances.
+    Korf24,
+    /// Uniform random boards (--size, --count, --seed), measured against their
+    /// Manhattan distance (a lower bound).
+    Random,
+}
+
+/// How each instance is solved.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// IDA* with pattern databases (weighted with --weight).
+    Pdb,
+    /// The fast solver: any size at once, not proven optimal.
+    Fast,
+    /// The anytime solver (`solve`'s auto past 25 cells): the shortest answer it finds
+    /// within --time-limit (1 s without one), not proven optimal; each instance gets
+    /// every thread.
+    Anytime,
+}
+
+/// Solve a set of instances with IDA* and pattern databases, checking each length
+/// against the optimum given in the file.
+///
+/// Each line of FILE is `id t0 t1 ... optimal`, the cells row by row (0 the blank);
+/// `#` starts a comment. The goal is Korf's, 0 1 2 ... (blank first), unless --goal says
+/// otherwise. Missing databases are built first (with progress) and saved.
+#[derive(ClapArgs, Debug)]
+#[command(
+    after_help = "Examples:\n  npuzzle bench --set korf100\n  npuzzle bench --set korf100 --threads 1 --json\n  npuzzle bench --set korf24 --ids 1,2,3\n  npuzzle bench --set korf24 --algo fast\n  npuzzle bench --set korf24 --weight 1.2 --time-limit 60\n  npuzzle bench --set random --size 10x10 --count 100 --seed 7 --algo fast\n  npuzzle bench --set random --size 6x6 --count 20 --algo anytime --time-limit 10"
+)]
+pub struct Args {
+    /// An instance file; or use --set.
+    #[arg(value_name = "FILE", required_unless_present = "set")]
+    pub file: Option<PathBuf>,
+    /// A set shipped with npuzzle.
+    #[arg(long, value_enum, conflicts_with = "file")]
+    pub set: Option<Set>,
+    /// How to solve: pdb (IDA* with pattern databases, proven optimal; weighted with
+    /// --weight), fast (any size at once, not proven optimal) or anytime (any size, the
+    /// best answer within --time-limit).
+    #[arg(long, value_enum, default_value = "pdb")]
+    pub algo: Method,
+    /// Weighted database IDA*: each solution at most W times the optimum (checked where
+    /// the file gives it), W from 1 to 100.
+    #[arg(long, value_name = "W", value_parser = crate::opts::parse_weight, conflicts_with = "algo")]
+    pub weight: Option<f64>,
+    /// With --algo anytime: its beams at this one width (1 to 1048576) instead of widths
+    /// fitted to --time-limit (none: no clock), so that the lengths do not depend on the
+    /// machine's speed; the databases are those of ample time.
+    #[arg(long, value_name = "W", value_parser = crate::opts::parse_beam_width)]
+    pub beam_width: Option<usize>,
+    /// Board size for --set random.
+    #[arg(long, value_name = "WxH", value_parser = crate::opts::parse_size)]
+    pub size: Option<Size>,
+    /// How many boards --set random draws (1 to 1,000,000).
+    #[arg(long, default_value_t = 100, value_parser = parse_count)]
+    pub count: usize,
+    /// The seed of --set random (as `npuzzle scramble --seed`).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Only these instance ids (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    pub ids: Vec<u32>,
+    /// The goal [default: 0 1 2 ... with the blank first, as in Korf's files].
+    #[arg(long, value_name = "BOARD")]
+    pub goal: Option<String>,
+    /// Pattern database partition (see `npuzzle pdb build --help`).
+    #[arg(long, default_value = "auto")]
+    pub pdb: String,
+    /// Search threads per instance [default: all cores].
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Print one JSON object per instance, then one with the totals.
+    #[arg(long)]
+    pub json: bool,
+    /// Where databases are kept [default: $NPUZZLE_PDB_DIR, else the cache directory].
+    #[arg(long, value_name = "DIR")]
+    pub pdb_dir: Option<PathBuf>,
+    /// How database files are loaded: read (into huge pages: a second or so to load, then
+    /// the fastest lookups, and two threads get in each other's way least), map (start at
+    /// once), auto (map up to 4x4, read beyond).
+    #[arg(long, value_name = "HOW", default_value = "read")]
+    pub pdb_load: npuzzle::heuristic::pdb::Load,
+    #[command(flatten)]
+    pub limits: LimitOpts,
+}
+
+/// Reads a count of random boards: from 1 to 1,000,000.
+fn parse_count(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=1_000_000).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "expected a count from 1 to 1,000,000, found {}",
+            crate::opts::quote_short(s)
+        )),
+    }
+}
+
+/// Solves the instances `args` name and reports each, then the totals; the exit code
+/// says the worst that happened.
+pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
+    let (mut instances, errors, random) = instances::load(&args)?;
+    let anytime = args.algo == Method::Anytime;
+    let fast = args.algo == Method::Fast || anytime;
+    if args.beam_width.is_some() && !anytime {
+        return Err(Fail::input(
+            "--beam-width sets the anytime solver's beams: expected --algo anytime",
+        ));
+    }
+    if !fast
+        && instances
+            .iter()
+            .any(|i| i.board.size().cells() >= npuzzle::search::FAST_FROM)
+    {
+        return Err(Fail::input(
+            "no exact search finishes on random boards of 26 cells or more; try --algo fast \
+             or --algo anytime",
+        ));
+    }
+    let mut code = OK;
+    for e in &errors {
+        crate::note!("npuzzle: {e}");
+        code = BAD_INPUT;
+    }
+    if !args.ids.is_empty() {
+        instances.retain(|i| args.ids.contains(&i.id));
+    }
+    if instances.is_empty() {
+        return Err(Fail::input("expected instances, found none"));
+    }
+    let threads = npuzzle::limits::resolve_threads(args.threads);
+    let dir = pdb_dir(&args.pdb_dir)?;
+    // One core for the lookups and the answers: databases are read once (the anytime
+    // solver's 6x6 set too, when cached).
+    let core = crate::pdbs::core(dir.as_deref(), args.pdb_load);
+    // With one instance, all threads search it together (parallel IDA*); with several,
+    // each thread takes whole instances, which keeps every core busy on short searches.
+    // The anytime solver's figures are per board within its time: one board at a time.
+    let (per_search, workers) = if instances.len() == 1 || anytime {
+        (threads, 1)
+    } else {
+        (1, threads)
+    };
+    let ask = Ask {
+        weight: args.weight,
+        fast,
+        anytime,
+        beam_width: args.beam_width,
+        limits: args.limits.limits(),
+        threads: per_search,
+    };
+    let (heuristics, goals) = prepare(&args, &instances, random, &ask, &core, dir.as_deref())?;
+    // Korf & Felner's set with exact search: the published node counts beside ours.
+    let published = (args.set == Some(Set::Korf24) && !fast && args.weight.is_none())
+        .then(|| Published::parse(instances::KORF24_PUBLISHED));
+    let style = Style {
+        json: args.json,
+        fast,
+        weight: args.weight,
+        per_search,
+    };
+    let mut tally = Tally::new(style, published, code);
+    let job = Job {
+        instances: &instances,
+        goals: &goals,
+        heuristics: &heuristics,
+        ask: &ask,
+        core: &core,
+        next: AtomicUsize::new(0),
+        results: instances.iter().map(|_| Mutex::new(None)).collect(),
+    };
+    let wall = Instant::now();
+    solve_all(&job, workers, out, &mut tally)?;
+    tally.summary(out, &instances, wall.elapsed(), threads)
+}
+
+/// Each instance's goal (an index into the goals) and each goal's databases, read or
+/// built before the clock starts.
+fn prepare(
+    args: &Args,
+    instances: &[Instance],
+    random: bool,
+    ask: &Ask,
+    core: &Core,
+    dir: Option<&Path>,
+) -> Result<(Heuristics, Vec<usize>), Fail> {
+    let mut heuristics: Heuristics = Vec::new();
+    let mut goals = Vec::new();
+    for inst in instances {
+        let goal = instances::goal_of(args, &inst.board, random)?;
+        if let Some(at) = heuristics.iter().position(|(g, _)| g == &goal) {
+            goals.push(at);
+            continue;
+        }
+        let h = databases(args, &goal, ask, core, dir)?;
+        heuristics.push((goal, h));
+        goals.push(heuristics.len() - 1);
+    }
+    Ok((heuristics, goals))
+}
+
+/// The databases a goal's instances are searched with.
+///
+/// The fast solver uses a cached set if there is one (as `solve --algo fast` does, on
+/// 16 to 25 cells) and builds none. The anytime solver's sets (the 7x7 set from 5 s, the
+/// 6x6 set for the last region) are read here, before the clock starts, so that the
+/// figures are about searching whatever the disk; elsewhere none is read (the 7x7 set
+/// is 1.8 GB).
+fn databases(
+    args: &Args,
+    goal: &Board,
+    ask: &Ask,
+    core: &Core,
+    dir: Option<&Path>,
+) -> Result<Option<Arc<npuzzle::heuristic::pdb::PdbHeuristic>>, Fail> {
+    let limits: &Limits = &ask.limits;
+    if ask.anytime {
+        let until = npuzzle::request::sets_limit(limits.time_limit, args.beam_width);
+        for (set, read) in npuzzle::request::anytime_sets(goal.size(), until) {
+            if read {
+                core.pdbs_for(&set, None, limits, 0.0)
+                    .map_err(crate::search_fail)?;
+            }
+        }
+    }
+    let cells = goal.size().cells();
+    Ok(
+        if ask.fast && !(16..npuzzle::search::FAST_FROM).contains(&cells) {
+            None
+        } else if ask.fast {
+            core.pdbs_for(goal, None, limits, 0.0)
+                .map_err(crate::search_fail)?
+                .map(|(_, h)| h)
+        } else {
+            Some(Arc::new(heuristic(
+                goal,
+                &args.pdb,
+                limits,
+                dir,
+                args.pdb_load,
+            )?))
+        },
+    )
+}
+
+/// Solves every instance on `workers` threads, this one among them; this thread also
+/// reports the results in order as they complete.
+fn solve_all(
+    job: &Job,
+    workers: usize,
+    out: &mut impl Write,
+    tally: &mut Tally,
+) -> Result<(), Fail> {
+    let count = job.instances.len();
+    std::thread::scope(|sc| -> Result<(), Fail> {
+        for _ in 1..workers {
+            sc.spawn(|| while job.solve_next() {});
+        }
+        let mut printed = 0;
+        while printed < count {
+            let Some(result) = job.take(printed) else {
+                if crate::opts::interrupted() && !job.started(printed) {
+                    // Never started: the batch stops here.
+                    crate::note!(
+                        "npuzzle: interrupted: {} of {count} instances not solved",
+                        count - printed,
+                    );
+                    tally.code = merge(tally.code, LIMIT);
+                    break;
+                }
+                if !job.solve_next() {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                continue;
+            };
+            let goal = &job.heuristics[job.goals[printed]].0;
+            tally.record(out, &job.instances[printed], goal, result)?;
+            printed += 1;
+        }
+        Ok(())
+    })
+}
