@@ -81,9 +81,9 @@ pub fn search_exit_code(e: &npuzzle::SearchError) -> u8 {
         | E::OutOfMemory { .. }
         | E::BuildTooLong { .. } => LIMIT,
         E::Inconsistent { .. } => IO,
-        E::Unsolvable | E::SizeMismatch { .. } | E::Unsupported { .. } | E::BadRequest { .. } => {
-            BAD_INPUT
-        }
+        // The board or the request: unsolvable, sizes that differ, an unsupported size,
+        // options that do not go together.
+        _ => BAD_INPUT,
     }
 }
 
@@ -115,9 +115,7 @@ pub fn search_words(e: &npuzzle::SearchError) -> String {
         {
             format!("{e} (--algo {suggestion})")
         }
-        E::Unsupported { reason, .. } if reason.ends_with("idastar has no such limit") => {
-            format!("{e} (--algo idastar)")
-        }
+        E::TooManyCells { instead, .. } => format!("{e} (--algo {instead})"),
         e => e.to_string(),
     }
 }

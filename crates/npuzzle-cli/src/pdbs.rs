@@ -97,6 +97,7 @@ pub fn listener() -> Listener {
                 l.finish();
             }
         }
+        _ => {}
     })
 }
 

@@ -9,6 +9,7 @@ use crate::size::{Size, SizeError};
 
 /// What went wrong while reading a board or a size.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ParseError {
     /// The text holds no cells at all.
     Empty,
@@ -203,6 +204,7 @@ impl From<SizeError> for ParseError {
 
 /// What went wrong while reading or applying moves.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum MoveError {
     /// A character or token that is not a move in the notation.
     UnknownMove {
@@ -304,6 +306,7 @@ impl std::error::Error for MoveError {}
 
 /// Why a search ended without a solution.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum SearchError {
     /// The board cannot reach the goal (the parity test says so).
     Unsolvable,
@@ -337,6 +340,26 @@ pub enum SearchError {
         lower_bound: u32,
         /// Nodes expanded so far.
         expanded: u64,
+    },
+    /// The algorithm packs a board into too few bits for this many cells.
+    TooManyCells {
+        /// The algorithm's name.
+        algorithm: &'static str,
+        /// The board size.
+        size: Size,
+        /// The most cells it packs.
+        most: usize,
+        /// An algorithm without this limit.
+        instead: &'static str,
+    },
+    /// A comparison left this search out: on this many cells it finishes on no random
+    /// board (only IDA* with linear conflict is tried, with the fast solver and weighted
+    /// IDA* beside it).
+    LeftOut {
+        /// The algorithm's name.
+        algorithm: &'static str,
+        /// The board's cells.
+        cells: usize,
     },
     /// The algorithm cannot handle this board at all.
     Unsupported {
@@ -384,6 +407,7 @@ pub enum SearchError {
 
 /// What went wrong reading a table file.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum FileError {
     /// The file could not be read.
     Io {
@@ -645,6 +669,23 @@ impl fmt::Display for SearchError {
             SearchError::Unsupported { algorithm, reason } => {
                 write!(f, "{algorithm} cannot solve this board: {reason}")
             }
+            SearchError::TooManyCells {
+                algorithm,
+                size,
+                most,
+                instead,
+            } => write!(
+                f,
+                "{algorithm} cannot solve this board: {size} has {} cells, {algorithm} packs at \
+                 most {most}; {instead} has no such limit",
+                size.cells()
+            ),
+            SearchError::LeftOut { cells, .. } => write!(
+                f,
+                "left out: on {cells} cells only IDA* with linear conflict is tried (no other \
+                 exact search finishes on a random board), with the fast solver and weighted \
+                 IDA* beside it"
+            ),
             SearchError::OutOfMemory {
                 algorithm,
                 needed,

@@ -43,6 +43,7 @@ fn human_time(d: Duration) -> String {
     }
 }
 
+/// Compares every search on the board and prints the table (or one JSON object).
 pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     let goal = args.board.goal()?;
     let board =
@@ -60,8 +61,6 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     // databases cached for the goal if there are any (none is built).
     let core = crate::pdbs::core(crate::pdbs::pdb_dir(&None)?.as_deref(), Default::default());
     let comparison = core.compare(&board, &goal, &limits, &mut |_| {});
-    let rows = &comparison.runs;
-    let length = comparison.length;
     // Every exact algorithm that finished must agree; anything else is a bug to report.
     if let Some(a) = comparison.disagree {
         return Err(Fail {
@@ -69,38 +68,17 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             message: format!("internal error: {a} disagrees on the optimal length"),
         });
     }
-
     if args.json {
-        let runs: Vec<_> = rows
-            .iter()
-            .map(|r| match &r.result {
-                Ok(s) => json!({
-                    "algorithm": r.algorithm.name(),
-                    "heuristic": r.heuristic,
-                    "length": s.len(),
-                    "expanded": s.stats.expanded,
-                    "generated": s.stats.generated,
-                    "peak_stored": s.stats.peak_stored,
-                    "seconds": s.stats.elapsed.as_secs_f64(),
-                }),
-                Err(e) => json!({
-                    "algorithm": r.algorithm.name(),
-                    "heuristic": r.heuristic,
-                    "error": crate::search_words(e),
-                }),
-            })
-            .collect();
-        let est: serde_json::Map<String, serde_json::Value> = estimates
-            .iter()
-            .map(|(h, v)| (h.name().to_string(), json!(v)))
-            .collect();
         let v = json!({
             "board": board.to_string(),
             "goal": goal.to_string(),
             "solvable": solvable,
-            "length": length,
-            "estimates": est,
-            "runs": runs,
+            "length": comparison.length,
+            "estimates": estimates
+                .iter()
+                .map(|(h, v)| (h.name().to_string(), json!(v)))
+                .collect::<serde_json::Map<_, _>>(),
+            "runs": comparison.runs.iter().map(run_json).collect::<Vec<_>>(),
         });
         writeln!(out, "{v}")?;
         return Ok(if crate::opts::interrupted() {
@@ -109,7 +87,6 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             OK
         });
     }
-
     writeln!(out, "board  {board}  ({})", board.size())?;
     writeln!(out, "goal   {goal}")?;
     if !solvable {
@@ -123,7 +100,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         .iter()
         .map(|(h, v)| format!("{h} {}", v.map_or("-".to_string(), |v| v.to_string())))
         .collect();
-    match length {
+    match comparison.length {
         Some(l) => writeln!(
             out,
             "optimal length {l}; heuristic estimates: {}",
@@ -136,22 +113,63 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         )?,
     }
     writeln!(out)?;
-    let header = [
-        "algorithm",
-        "heuristic",
-        "length",
-        "expanded",
-        "generated",
-        "peak states",
-        "time",
-    ];
+    let (table, notes) = table(&comparison.runs);
+    print_aligned(out, &table)?;
+    if crate::opts::interrupted() {
+        // Runs cut short prove nothing about which is faster.
+        writeln!(out)?;
+        writeln!(out, "interrupted: no winner declared")?;
+        return Ok(crate::LIMIT);
+    }
+    print_winners(out, &comparison.runs)?;
+    for n in notes {
+        writeln!(out, "note: {n}")?;
+    }
+    Ok(OK)
+}
+
+/// One run as a JSON object.
+fn run_json(r: &Run) -> serde_json::Value {
+    match &r.result {
+        Ok(s) => json!({
+            "algorithm": r.algorithm.name(),
+            "heuristic": r.heuristic,
+            "length": s.len(),
+            "expanded": s.stats.expanded,
+            "generated": s.stats.generated,
+            "peak_stored": s.stats.peak_stored,
+            "seconds": s.stats.elapsed.as_secs_f64(),
+        }),
+        Err(e) => json!({
+            "algorithm": r.algorithm.name(),
+            "heuristic": r.heuristic,
+            "error": crate::search_words(e),
+        }),
+    }
+}
+
+/// The table's columns.
+const HEADER: [&str; 7] = [
+    "algorithm",
+    "heuristic",
+    "length",
+    "expanded",
+    "generated",
+    "peak states",
+    "time",
+];
+
+/// The table's rows, a run each, and the notes below it (once each: one note for every
+/// search left out).
+fn table(runs: &[Run]) -> (Vec<[String; 7]>, Vec<String>) {
     let mut table: Vec<[String; 7]> = Vec::new();
     let mut notes = Vec::new();
-    for r in rows {
+    for r in runs {
         let h = r.heuristic.clone().unwrap_or_else(|| "-".to_string());
+        let name = r.algorithm.name().to_string();
         match &r.result {
             Ok(s) => table.push([
-                r.algorithm.name().to_string(),
+                name,
                 h,
                 s.len().to_string(),
                 thousands(s.stats.expanded),
@@ -165,25 +183,13 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                     SearchError::OutOfMemory { .. } => "out of memory",
                     SearchError::TimeLimit { .. } if crate::opts::interrupted() => "interrupted",
                     SearchError::TimeLimit { .. } => "time limit",
-                    SearchError::Unsupported { reason, .. } if reason.starts_with("left out") => {
-                        "left out"
-                    }
+                    SearchError::LeftOut { .. } => "left out",
                     _ => "not applicable",
                 };
-                table.push([
-                    r.algorithm.name().to_string(),
-                    h,
-                    "-".into(),
-                    "-".into(),
-                    "-".into(),
-                    "-".into(),
-                    short.into(),
-                ]);
-                // One note for every search left out, not one each.
+                let dash = || "-".to_string();
+                table.push([name, h, dash(), dash(), dash(), dash(), short.into()]);
                 let note = match e {
-                    SearchError::Unsupported { reason, .. } if reason.starts_with("left out") => {
-                        reason.clone()
-                    }
+                    SearchError::LeftOut { .. } => e.to_string(),
                     e => format!("{}: {}", r.algorithm, crate::search_words(e)),
                 };
                 if !notes.contains(&note) {
@@ -192,8 +198,13 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             }
         }
     }
-    let mut width = header.map(|h| h.chars().count());
-    for row in &table {
+    (table, notes)
+}
+
+/// The header, a rule and the rows, in columns: names to the left, figures to the right.
+fn print_aligned(out: &mut impl Write, table: &[[String; 7]]) -> Result<(), Fail> {
+    let mut width = HEADER.map(|h| h.chars().count());
+    for row in table {
         for (w, cell) in width.iter_mut().zip(row) {
             *w = (*w).max(cell.chars().count());
         }
@@ -203,59 +214,43 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             .iter()
             .enumerate()
             .map(|(i, c)| {
-                let pad = width[i] - c.chars().count();
+                let pad = " ".repeat(width[i] - c.chars().count());
                 if i < 2 {
-                    format!("{c}{}", " ".repeat(pad))
+                    format!("{c}{pad}")
                 } else {
-                    format!("{}{c}", " ".repeat(pad))
+                    format!("{pad}{c}")
                 }
             })
             .collect::<Vec<_>>()
             .join("  ")
     };
-    writeln!(out, "{}", line(&header.map(String::from)))?;
-    writeln!(
-        out,
-        "{}",
-        width
-            .iter()
-            .map(|&w| "-".repeat(w))
-            .collect::<Vec<_>>()
-            .join("  ")
-    )?;
-    for row in &table {
+    writeln!(out, "{}", line(&HEADER.map(String::from)))?;
+    let rule: Vec<String> = width.iter().map(|&w| "-".repeat(w)).collect();
+    writeln!(out, "{}", rule.join("  "))?;
+    for row in table {
         writeln!(out, "{}", line(row))?;
     }
-    if crate::opts::interrupted() {
-        // Runs cut short prove nothing about which is faster.
-        writeln!(out)?;
-        writeln!(out, "interrupted: no winner declared")?;
-        return Ok(crate::LIMIT);
-    }
-    // Winners among the exact searches (the fast and weighted runs answer another question).
-    let done: Vec<&Run> = rows
+    Ok(())
+}
+
+/// The winners among the exact searches (the fast and weighted runs answer another
+/// question): the fastest, and the one that expanded fewest.
+fn print_winners(out: &mut impl Write, runs: &[Run]) -> Result<(), Fail> {
+    let done: Vec<(&Run, &npuzzle::Solution)> = runs
         .iter()
-        .filter(|r| r.exact && r.result.is_ok())
+        .filter(|r| r.exact)
+        .filter_map(|r| r.result.as_ref().ok().map(|s| (r, s)))
         .collect();
     let name = |r: &Run| match &r.heuristic {
         Some(h) => format!("{} with {h}", r.algorithm),
         None => r.algorithm.to_string(),
     };
-    if let Some(fast) = done
-        .iter()
-        .min_by_key(|r| r.result.as_ref().unwrap().stats.elapsed)
-    {
+    if let Some((fast, _)) = done.iter().min_by_key(|(_, s)| s.stats.elapsed) {
         writeln!(out)?;
         writeln!(out, "fastest: {}", name(fast))?;
     }
-    if let Some(few) = done
-        .iter()
-        .min_by_key(|r| r.result.as_ref().unwrap().stats.expanded)
-    {
+    if let Some((few, _)) = done.iter().min_by_key(|(_, s)| s.stats.expanded) {
         writeln!(out, "fewest expanded: {}", name(few))?;
     }
-    for n in notes {
-        writeln!(out, "note: {n}")?;
-    }
-    Ok(OK)
+    Ok(())
 }

@@ -33,6 +33,7 @@ pub trait Heuristic {
 
 /// The heuristics to choose from by name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum HeuristicKind {
     /// Number of tiles not on their goal cell.
     Misplaced,

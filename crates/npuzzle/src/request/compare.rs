@@ -17,7 +17,7 @@ pub struct Run {
     pub algorithm: Algorithm,
     /// Its estimate (`pdb 7-8 + reflection` for databases), if it takes one.
     pub heuristic: Option<String>,
-    /// Its solution, or why none (a search left out says why in an `Unsupported`).
+    /// Its solution, or why none (a search left out says so: `SearchError::LeftOut`).
     pub result: Result<Solution, SearchError>,
     /// Whether its solution is proven shortest (the fast and weighted runs are not).
     pub exact: bool,
@@ -106,14 +106,9 @@ impl Core {
                 let run = Run {
                     algorithm,
                     heuristic: h.map(|h| h.name().to_string()),
-                    result: Err(SearchError::Unsupported {
+                    result: Err(SearchError::LeftOut {
                         algorithm: algorithm.name(),
-                        reason: format!(
-                            "left out: on {} cells only IDA* with linear conflict is tried \
-                             (no other exact search finishes on a random board), with the fast \
-                             solver and weighted IDA* beside it",
-                            board.size().cells()
-                        ),
+                        cells: board.size().cells(),
                     }),
                     exact: true,
                 };

@@ -11,6 +11,7 @@ use crate::layered::Progress;
 
 /// What the core tells its caller while it works.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Event<'a> {
     /// Something the person asking should hear (a database being built or refused, a
     /// table left out); said once, where it happens.

@@ -155,11 +155,11 @@ fn run<H: Heuristic>(
         0..=16 => 4,
         17..=25 => 5,
         _ => {
-            return Err(SearchError::Unsupported {
+            return Err(SearchError::TooManyCells {
                 algorithm: "astar",
-                reason: format!(
-                    "{size} has {n} cells, astar packs at most 25; idastar has no such limit"
-                ),
+                size,
+                most: 25,
+                instead: "idastar",
             })
         }
     };

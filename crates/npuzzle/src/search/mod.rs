@@ -66,6 +66,7 @@ use crate::parity::precheck;
 
 /// The searches by name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Algorithm {
     /// The fastest exact method for the board (see [`Solver`]).
     Auto,

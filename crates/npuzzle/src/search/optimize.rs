@@ -10,6 +10,7 @@ use crate::sequence::simplify;
 
 /// Why a sequence could not be optimised.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum OptimizeError {
     /// A move of the sequence is illegal from where it stands.
     Move(MoveError),
