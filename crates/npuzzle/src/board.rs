@@ -21,6 +21,157 @@ pub struct Board {
     blank: usize,
 }
 
+/// The rows of a board's text (split at `/`, else at line ends), each split into its
+/// tokens; a `/` before the first row or after the last closes no row.
+fn rows_of(text: &str) -> Result<Vec<Vec<&str>>, ParseError> {
+    let raw_rows: Vec<&str> = if text.contains('/') {
+        text.split('/').collect()
+    } else {
+        text.lines().filter(|l| !l.trim().is_empty()).collect()
+    };
+    let mut rows: Vec<Vec<&str>> = raw_rows
+        .iter()
+        .map(|r| {
+            r.split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|t| !t.is_empty())
+                .collect()
+        })
+        .collect();
+    // A '/' before the first row or after the last ("/1 2/3 0/") closes no row.
+    while rows.len() > 1 && rows.last().is_some_and(|r| r.is_empty()) {
+        rows.pop();
+    }
+    if rows.len() > 1 && rows[0].is_empty() {
+        let first = rows.iter().position(|r| !r.is_empty()).unwrap_or(0);
+        rows.drain(..first);
+    }
+    if rows.iter().all(|r| r.is_empty()) {
+        return Err(ParseError::Empty);
+    }
+    Ok(rows)
+}
+
+/// Compact digits: every row one token of single-character cells, 9 cells at most.
+fn is_compact(rows: &[Vec<&str>]) -> bool {
+    let total_chars: usize = rows
+        .iter()
+        .map(|r| r.iter().map(|t| t.len()).sum::<usize>())
+        .sum();
+    total_chars <= 9
+        && rows.iter().all(|r| {
+            r.len() == 1
+                && r[0].len() > 1
+                && r[0]
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || is_blank_symbol(c.encode_utf8(&mut [0; 4])))
+        })
+}
+
+/// Compact rows as rows of one-character tokens.
+fn compact_rows<'a>(rows: &[Vec<&'a str>]) -> Vec<Vec<&'a str>> {
+    rows.iter()
+        .map(|r| {
+            let t = r[0];
+            t.char_indices()
+                .map(|(i, c)| &t[i..i + c.len_utf8()])
+                .collect()
+        })
+        .collect()
+}
+
+/// The size the rows make: their shape, checked against `size` where given, else `size`
+/// where the count fits it, else a square of the count.
+fn size_of(rows: &[Vec<&str>], size: Option<Size>) -> Result<Size, ParseError> {
+    let found: usize = rows.iter().map(|r| r.len()).sum();
+    // Digits run together past 9 cells give numbers no tile has (at most 3 digits): say
+    // so rather than name the odd shape they make.
+    let run_together = || {
+        rows.iter()
+            .flatten()
+            .find(|t| t.len() > 3 && t.chars().all(|c| c.is_ascii_digit()))
+            .map(|t| ParseError::RunTogether {
+                token: t.chars().take(40).collect(),
+                numbers: found,
+            })
+    };
+    if rows.len() > 1 {
+        let expected = rows[0].len();
+        if let Some(i) = rows.iter().position(|r| r.len() != expected) {
+            return Err(run_together().unwrap_or(ParseError::Ragged {
+                row: i + 1,
+                found: rows[i].len(),
+                expected,
+            }));
+        }
+        let shape =
+            Size::new(expected, rows.len()).map_err(|e| run_together().unwrap_or(e.into()))?;
+        return match size {
+            Some(s) if s.cells() != found => Err(ParseError::CellCount {
+                expected: s.cells(),
+                found,
+                size: s,
+            }),
+            Some(s) if s != shape => Err(ParseError::SizeMismatch {
+                expected: s,
+                found: shape,
+            }),
+            _ => Ok(shape),
+        };
+    }
+    if let Some(s) = size {
+        if s.cells() != found {
+            return Err(run_together().unwrap_or(ParseError::CellCount {
+                expected: s.cells(),
+                found,
+                size: s,
+            }));
+        }
+        return Ok(s);
+    }
+    let side = (found as f64).sqrt().round() as usize;
+    if let Some(e) = run_together().filter(|_| side * side != found || side < 2) {
+        return Err(e);
+    }
+    if side * side != found {
+        return Err(ParseError::CannotInferSize { found });
+    }
+    Ok(Size::square(side)?)
+}
+
+/// The board the tokens make on `size`: each a blank symbol or a tile's number.
+fn cells_of(rows: &[Vec<&str>], size: Size) -> Result<Board, ParseError> {
+    let n = size.cells();
+    let mut cells = Vec::with_capacity(n);
+    for (i, tok) in rows.iter().flatten().enumerate() {
+        if is_blank_symbol(tok) {
+            cells.push(0u8);
+            continue;
+        }
+        match tok.parse::<u64>() {
+            // "00" is the blank as "08" is tile 8: a number is read by its value.
+            Ok(0) => cells.push(0),
+            Ok(t) if (t as usize) < n => cells.push(t as u8),
+            Ok(t) => {
+                return Err(ParseError::TileOutOfRange {
+                    tile: t,
+                    max: n - 1,
+                    at: size.cell(i),
+                })
+            }
+            Err(_) => {
+                // Only digits are left (words were refused above): a number too long for
+                // u64, shown as typed.
+                return Err(ParseError::NumberTooLarge {
+                    text: tok.chars().take(40).collect(),
+                    max: n - 1,
+                    at: size.cell(i),
+                });
+            }
+        }
+    }
+    Board::from_cells(size, cells)
+}
+
 fn is_blank_symbol(tok: &str) -> bool {
     matches!(tok, "0" | "x" | "X" | "_" | ".")
 }
@@ -116,58 +267,12 @@ impl Board {
         }
         // A byte-order mark (an editor's UTF-8 file) is no cell.
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let raw_rows: Vec<&str> = if text.contains('/') {
-            text.split('/').collect()
-        } else {
-            text.lines().filter(|l| !l.trim().is_empty()).collect()
-        };
-        let mut rows: Vec<Vec<&str>> = raw_rows
-            .iter()
-            .map(|r| {
-                r.split(|c: char| c.is_whitespace() || c == ',')
-                    .filter(|t| !t.is_empty())
-                    .collect()
-            })
-            .collect();
-        // A '/' before the first row or after the last ("/1 2/3 0/") closes no row.
-        while rows.len() > 1 && rows.last().is_some_and(|r| r.is_empty()) {
-            rows.pop();
+        let mut rows = rows_of(text)?;
+        if is_compact(&rows) {
+            rows = compact_rows(&rows);
         }
-        if rows.len() > 1 && rows[0].is_empty() {
-            let first = rows.iter().position(|r| !r.is_empty()).unwrap_or(0);
-            rows.drain(..first);
-        }
-        if rows.iter().all(|r| r.is_empty()) {
-            return Err(ParseError::Empty);
-        }
-        // Compact digits: every row one token of single-character cells, 9 cells at most.
-        let total_chars: usize = rows
-            .iter()
-            .map(|r| r.iter().map(|t| t.len()).sum::<usize>())
-            .sum();
-        let compact = rows.iter().all(|r| {
-            r.len() == 1
-                && r[0].len() > 1
-                && r[0]
-                    .chars()
-                    .all(|c| c.is_ascii_digit() || is_blank_symbol(c.encode_utf8(&mut [0; 4])))
-        }) && total_chars <= 9;
-        let char_rows: Vec<Vec<String>>;
-        let token_rows: Vec<Vec<&str>> = if compact {
-            char_rows = rows
-                .iter()
-                .map(|r| r[0].chars().map(|c| c.to_string()).collect())
-                .collect();
-            char_rows
-                .iter()
-                .map(|r| r.iter().map(|s| s.as_str()).collect())
-                .collect()
-        } else {
-            std::mem::take(&mut rows)
-        };
-
         // Words first: a board of "hello" is a bad token, not a board of the wrong size.
-        for (i, tok) in token_rows.iter().flatten().enumerate() {
+        for (i, tok) in rows.iter().flatten().enumerate() {
             if !is_blank_symbol(tok) && !tok.chars().all(|c| c.is_ascii_digit()) {
                 return Err(ParseError::UnknownToken {
                     token: tok.chars().take(40).collect(),
@@ -175,104 +280,8 @@ impl Board {
                 });
             }
         }
-        let found: usize = token_rows.iter().map(|r| r.len()).sum();
-        // Digits run together past 9 cells give numbers no tile has (at most 3 digits):
-        // say so rather than name the odd shape they make.
-        let run_together = || {
-            token_rows
-                .iter()
-                .flatten()
-                .find(|t| t.len() > 3 && t.chars().all(|c| c.is_ascii_digit()))
-                .map(|t| ParseError::RunTogether {
-                    token: t.chars().take(40).collect(),
-                    numbers: found,
-                })
-        };
-        let size = if token_rows.len() > 1 {
-            let expected = token_rows[0].len();
-            for (i, r) in token_rows.iter().enumerate() {
-                if r.len() != expected {
-                    if let Some(e) = run_together() {
-                        return Err(e);
-                    }
-                    return Err(ParseError::Ragged {
-                        row: i + 1,
-                        found: r.len(),
-                        expected,
-                    });
-                }
-            }
-            let shape = Size::new(expected, token_rows.len())
-                .map_err(|e| run_together().unwrap_or(e.into()))?;
-            match size {
-                Some(s) if s.cells() != found => {
-                    return Err(ParseError::CellCount {
-                        expected: s.cells(),
-                        found,
-                        size: s,
-                    })
-                }
-                Some(s) if s != shape => {
-                    return Err(ParseError::SizeMismatch {
-                        expected: s,
-                        found: shape,
-                    })
-                }
-                _ => shape,
-            }
-        } else if let Some(s) = size {
-            if s.cells() != found {
-                if let Some(e) = run_together() {
-                    return Err(e);
-                }
-                return Err(ParseError::CellCount {
-                    expected: s.cells(),
-                    found,
-                    size: s,
-                });
-            }
-            s
-        } else {
-            let side = (found as f64).sqrt().round() as usize;
-            if let Some(e) = run_together().filter(|_| side * side != found || side < 2) {
-                return Err(e);
-            }
-            if side * side != found {
-                return Err(ParseError::CannotInferSize { found });
-            }
-            Size::square(side)?
-        };
-
-        let n = size.cells();
-        let mut cells = Vec::with_capacity(n);
-        for (i, tok) in token_rows.iter().flatten().enumerate() {
-            if is_blank_symbol(tok) {
-                cells.push(0u8);
-                continue;
-            }
-            match tok.parse::<u64>() {
-                // "00" is the blank as "08" is tile 8: a number is read by its value.
-                Ok(0) => cells.push(0),
-                Ok(t) if (t as usize) < n => cells.push(t as u8),
-                Ok(t) => {
-                    return Err(ParseError::TileOutOfRange {
-                        tile: t,
-                        max: n - 1,
-                        at: size.cell(i),
-                    })
-                }
-                Err(_) => {
-                    // Only digits are left (words were refused above): a number too long
-                    // for u64, shown as typed.
-                    return Err(ParseError::NumberTooLarge {
-                        text: tok.chars().take(40).collect(),
-                        max: n - 1,
-                        at: size.cell(i),
-                    });
-                }
-            }
-        }
-        Board::from_cells(size, cells)
+        let size = size_of(&rows, size)?;
+        cells_of(&rows, size)
     }
 
     /// The board's size.

@@ -1,8 +1,8 @@
 //! `npuzzle serve`: the page and the JSON API on a local web server.
 
 use std::io::Write;
-use std::net::ToSocketAddrs;
-use std::path::PathBuf;
+use std::net::{SocketAddr, ToSocketAddrs};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -11,6 +11,9 @@ use npuzzle::Board;
 
 use crate::opts::{parse_bytes, parse_duration};
 use crate::{Fail, IO, OK};
+
+/// A database set loaded for every request: its goal, its partition and the databases.
+type Loaded = (Board, String, Arc<npuzzle::heuristic::pdb::PdbHeuristic>);
 
 /// Serve a page to play, solve and compare searches in the browser, and a JSON API.
 ///
@@ -62,7 +65,31 @@ pub struct Args {
     pub max_connections: usize,
 }
 
+/// Checks the options, loads the databases at hand and serves until Ctrl-C.
 pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
+    let addr = check(&args)?;
+    let dir = crate::pdbs::pdb_dir(&args.pdb_dir)?;
+    let pdbs = databases(&args, dir.as_deref())?;
+    let config = npuzzle_web::Config {
+        workers: npuzzle::limits::resolve_threads(args.workers),
+        queue: args.queue,
+        time_limit: args.time_limit,
+        max_nodes: args.max_nodes,
+        max_memory: args.max_memory,
+        max_connections: args.max_connections,
+        allowed_hosts: args.allow_hosts,
+        pdbs,
+        // The library's folders, as for every face: what a request builds is saved there.
+        pdb_dir: dir,
+        table_dir: npuzzle::request::cache_dir(),
+        ..npuzzle_web::Config::default()
+    };
+    serve(addr, config, out)
+}
+
+/// The address to listen on, once every option is checked: limits that would refuse
+/// every solve are refused here instead.
+fn check(args: &Args) -> Result<SocketAddr, Fail> {
     let addr = args
         .bind
         .to_socket_addrs()
@@ -91,7 +118,6 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
              while it is mapped would end the server)",
         ));
     }
-    // Limits that would refuse every solve are refused here instead.
     if args.time_limit.is_zero() {
         return Err(Fail::input(
             "--time-limit: expected a time above 0 (every solve would stop at once), found 0",
@@ -127,22 +153,27 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             )));
         }
     }
+    Ok(addr)
+}
+
+/// The databases every request shares: the 4x4 set (`--pdb`, built if missing, else the
+/// best one cached), and the anytime solver's sets if cached.
+fn databases(args: &Args, dir: Option<&Path>) -> Result<Vec<Loaded>, Fail> {
     let goal = Board::solved(npuzzle::Size::square(4).expect("4x4"));
-    let dir = crate::pdbs::pdb_dir(&args.pdb_dir)?;
     let pdbs = match &args.pdb {
         Some(spec) => {
             let h = crate::pdbs::heuristic(
                 &goal,
                 spec,
                 &npuzzle::Limits::default(),
-                dir.as_deref(),
+                dir,
                 args.pdb_load,
             )?;
             crate::note!("npuzzle: 4x4 pattern databases {spec} loaded");
             vec![(goal, spec.clone(), Arc::new(h))]
         }
         None => {
-            let core = crate::pdbs::core(dir.as_deref(), args.pdb_load);
+            let core = crate::pdbs::core(dir, args.pdb_load);
             let found = npuzzle::request::preferred_sets(goal.size())
                 .iter()
                 .find_map(|spec| core.cached_pdbs(&goal, spec).map(|h| (spec, h)));
@@ -170,8 +201,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     let mut pdbs = pdbs;
     let seven = npuzzle::Size::square(7).expect("7x7");
     for (set, _) in npuzzle::request::anytime_sets(seven, Some(args.time_limit)) {
-        if let Some(h) = crate::pdbs::core(dir.as_deref(), args.pdb_load).cached_pdbs(&set, "auto")
-        {
+        if let Some(h) = crate::pdbs::core(dir, args.pdb_load).cached_pdbs(&set, "auto") {
             let size = set.size();
             crate::note!(
                 "npuzzle: {size} pattern databases loaded from the cache (the anytime solver's)"
@@ -179,20 +209,11 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             pdbs.push((set, "auto".to_string(), Arc::new(h)));
         }
     }
-    let config = npuzzle_web::Config {
-        workers: npuzzle::limits::resolve_threads(args.workers),
-        queue: args.queue,
-        time_limit: args.time_limit,
-        max_nodes: args.max_nodes,
-        max_memory: args.max_memory,
-        max_connections: args.max_connections,
-        allowed_hosts: args.allow_hosts,
-        pdbs,
-        // The library's folders, as for every face: what a request builds is saved there.
-        pdb_dir: dir.clone(),
-        table_dir: npuzzle::request::cache_dir(),
-        ..npuzzle_web::Config::default()
-    };
+    Ok(pdbs)
+}
+
+/// Listens on `addr` and serves until Ctrl-C, printing the address first.
+fn serve(addr: SocketAddr, config: npuzzle_web::Config, out: &mut impl Write) -> Result<u8, Fail> {
     let flag = crate::opts::interrupt_flag();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -305,16 +305,32 @@ mod tests {
         }
     }
 
-    /// Every case the answer distinguishes, one request at a time.
+    /// A request built from the default one.
+    fn r(f: &dyn Fn(&mut Request)) -> Request {
+        let mut r = Request::default();
+        f(&mut r);
+        r
+    }
+
+    /// A case: what it is, the request, the board size, whether databases are given, and
+    /// the steps it must get.
+    type Case = (&'static str, Request, &'static str, bool, Vec<Step>);
+
+    fn check(cases: Vec<Case>) {
+        for (what, request, s, given, want) in cases {
+            assert_eq!(
+                plan(&request, size(s), given).unwrap().steps(),
+                want,
+                "{what}"
+            );
+        }
+    }
+
+    /// Auto at each size, with and without a time limit, exactness, a heuristic or databases given.
     #[test]
-    fn every_request_gets_its_steps() {
-        let r = |f: &dyn Fn(&mut Request)| {
-            let mut r = Request::default();
-            f(&mut r);
-            r
-        };
+    fn auto_gets_its_steps_at_every_size() {
         let search = Step::Search { beams_after: false };
-        let cases: Vec<(&str, Request, &str, bool, Vec<Step>)> = vec![
+        check(vec![
             ("auto 3x3", r(&|_| {}), "3x3", false, vec![search]),
             (
                 "auto 4x4",
@@ -377,6 +393,14 @@ mod tests {
                     Step::Search { beams_after: true },
                 ],
             ),
+        ]);
+    }
+
+    /// IDA* with and without named databases, the fast solver, BFS.
+    #[test]
+    fn named_algorithms_get_their_steps() {
+        let search = Step::Search { beams_after: false };
+        check(vec![
             (
                 "idastar 4x4, named",
                 r(&|r| {
@@ -445,6 +469,13 @@ mod tests {
                 false,
                 vec![search],
             ),
+        ]);
+    }
+
+    /// Several solutions, weighted searches, the multi-tile metric.
+    #[test]
+    fn solutions_weights_and_metrics_get_their_steps() {
+        check(vec![
             (
                 "several solutions",
                 r(&|r| r.solutions = Some(3)),
@@ -499,15 +530,12 @@ mod tests {
                 false,
                 vec![Step::MultiTile],
             ),
-        ];
-        for (what, request, s, given, want) in cases {
-            assert_eq!(
-                plan(&request, size(s), given).unwrap().steps(),
-                want,
-                "{what}"
-            );
-        }
-        // A beam width on a board too small for beams is refused, naming the field.
+        ]);
+    }
+
+    /// A beam width on a board too small for beams is refused, naming the field.
+    #[test]
+    fn a_beam_width_needs_a_board_for_beams() {
         let beams = r(&|r| r.beam_width = Some(8));
         assert!(matches!(
             plan(&beams, size("5x5"), false),
