@@ -4,8 +4,8 @@ mod common;
 
 use common::{all_boards, distances, reaches};
 use npuzzle::{
-    is_solvable, solve, Algorithm, Board, DistanceTable, HeuristicKind, Limits, SearchError, Size,
-    Solver,
+    is_solvable, solve, Algorithm, Board, Core, DistanceTable, HeuristicKind, Limits, Request,
+    SearchError, Size, Sources,
 };
 
 fn goal3() -> Board {
@@ -32,17 +32,15 @@ fn parity_agrees_with_reachability_on_every_small_arrangement() {
 }
 
 #[test]
-fn table_and_auto_agree_with_the_oracle_on_every_3x3_state() {
+fn the_table_and_the_core_agree_with_the_oracle_on_every_3x3_state() {
     let goal = goal3();
     let dist = distances(&goal);
     assert_eq!(dist.len(), 181_440);
     assert_eq!(dist.values().max(), Some(&31));
     let table = DistanceTable::build(&goal, &Limits::default()).unwrap();
-    let mut auto = Solver::new(
-        Algorithm::Auto,
-        HeuristicKind::LinearConflict,
-        Limits::default(),
-    );
+    // The solving core, as every face asks it: auto, nothing given.
+    let core = Core::new(Sources::default());
+    let ask = Request::default();
     let (mut solvable, mut unsolvable) = (0, 0);
     for b in all_boards(3, 3) {
         match dist.get(&b) {
@@ -52,15 +50,17 @@ fn table_and_auto_agree_with_the_oracle_on_every_3x3_state() {
                 let s = table.solve(&b).unwrap();
                 assert_eq!(s.len() as u32, d, "{b}");
                 assert!(reaches(&b, &s.moves, &goal), "{b}");
-                let (a, _) = auto.solve(&b, &goal).unwrap();
-                assert_eq!(a.len() as u32, d, "{b}");
+                let a = core.answer(&b, &ask).unwrap();
+                assert_eq!(a.moves.len() as u32, d, "{b}");
+                assert_eq!(a.report.optimal, Some(true), "{b}");
                 assert!(reaches(&b, &a.moves, &goal), "{b}");
             }
             None => {
                 unsolvable += 1;
                 assert_eq!(table.distance(&b), None);
                 assert_eq!(table.solve(&b).unwrap_err(), SearchError::Unsolvable);
-                assert_eq!(auto.solve(&b, &goal).unwrap_err(), SearchError::Unsolvable);
+                let a = core.answer(&b, &ask).unwrap();
+                assert!(!a.report.solvable && a.moves.is_empty(), "{b}");
             }
         }
     }

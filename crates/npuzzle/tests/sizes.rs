@@ -40,6 +40,7 @@ fn refusal(e: &SearchError) -> bool {
     matches!(
         e,
         SearchError::Unsupported { .. }
+            | SearchError::TooManyCells { .. }
             | SearchError::MemoryLimit { .. }
             | SearchError::OutOfMemory { .. }
     )

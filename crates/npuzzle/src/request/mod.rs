@@ -69,6 +69,7 @@ mod databases;
 mod plan;
 #[allow(clippy::module_inception)]
 mod request;
+mod solve;
 mod sources;
 mod tables;
 
@@ -77,5 +78,6 @@ pub use core::*;
 pub use databases::*;
 pub use plan::*;
 pub use request::*;
+pub use solve::solve;
 pub use sources::*;
 pub use tables::*;

@@ -29,7 +29,6 @@ mod passes;
 mod pdb_ida;
 pub mod ranking;
 
-use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 
@@ -68,7 +67,7 @@ use crate::parity::precheck;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Algorithm {
-    /// The fastest exact method for the board (see [`Solver`]).
+    /// The solving core's choice for the board's size (the root's `solve`, `Core::answer`).
     Auto,
     /// Breadth-first search.
     Bfs,
@@ -151,41 +150,6 @@ impl FromStr for Algorithm {
     }
 }
 
-/// Solves many boards with one configuration, keeping the distance tables it builds so
-/// that a batch pays for each goal's table once.
-///
-/// `Auto` picks the fastest exact method as the batch goes: a distance table for boards
-/// of at most 6 cells (it builds in microseconds); for boards of 7 to 9 cells, IDA* for
-/// the first [`TABLE_AFTER`] boards of a goal and a distance table from then on (the 3x3
-/// table takes about 12 ms to build, IDA* at most about 1.5 ms a board); IDA* from 10
-/// cells; the fast solver, not proven optimal, from [`FAST_FROM`] cells.
-///
-/// ```
-/// use npuzzle::{Algorithm, Board, HeuristicKind, Limits, Solver};
-/// let mut solver = Solver::new(Algorithm::Auto, HeuristicKind::LinearConflict, Limits::default());
-/// let goal = Board::solved("3x3".parse().unwrap());
-/// let start: Board = "8 1 3/4 0 2/7 6 5".parse().unwrap();
-/// let (solution, algorithm) = solver.solve(&start, &goal).unwrap();
-/// assert_eq!(solution.len(), 14);
-/// assert_eq!(algorithm, Algorithm::Idastar);
-/// for _ in 0..npuzzle::search::TABLE_AFTER {
-///     solver.solve(&start, &goal).unwrap();
-/// }
-/// assert_eq!(solver.solve(&start, &goal).unwrap().1, Algorithm::Table);
-/// ```
-pub struct Solver {
-    algorithm: Algorithm,
-    heuristic: HeuristicKind,
-    limits: Limits,
-    tables: HashMap<Board, DistanceTable>,
-    seen: HashMap<Board, usize>,
-    /// Goals whose table did not fit the memory limit: `Auto` searches them instead.
-    untabled: std::collections::HashSet<Board>,
-    notes: Vec<String>,
-    eager: bool,
-    exact: bool,
-}
-
 /// The fewest cells on which `Auto` uses the fast solver ([`fast`]) instead of an exact
 /// search: 26, one more than the 24-puzzle's.
 pub const FAST_FROM: usize = 26;
@@ -195,165 +159,11 @@ pub const FAST_FROM: usize = 26;
 /// from the goal.
 pub const AUTO_QUICK_NODES: u64 = 100_000;
 
-/// How many boards of one goal `Auto` solves with IDA* before it builds a distance table
-/// (for boards of 7 to 9 cells).
-pub const TABLE_AFTER: usize = 8;
-
-impl Solver {
-    /// A solver that runs `algorithm` (with `heuristic` where it takes one) within `limits`.
-    pub fn new(algorithm: Algorithm, heuristic: HeuristicKind, limits: Limits) -> Solver {
-        Solver {
-            algorithm,
-            heuristic,
-            limits,
-            tables: HashMap::new(),
-            seen: HashMap::new(),
-            untabled: Default::default(),
-            notes: Vec::new(),
-            eager: false,
-            exact: false,
-        }
-    }
-
-    /// With `exact`, `Auto` never answers with the fast solver: boards of
-    /// [`FAST_FROM`] cells or more are searched by IDA* (for a caller that wants proven
-    /// answers only, whatever they cost).
-    pub fn set_exact(&mut self, exact: bool) {
-        self.exact = exact;
-    }
-
-    /// Adds a distance table (built or loaded elsewhere) for `table.goal()`; `Auto` and
-    /// `Table` then use it for every board of that goal.
-    pub fn add_table(&mut self, table: DistanceTable) {
-        self.tables.insert(table.goal().clone(), table);
-    }
-
-    /// With `eager`, `Auto` uses a distance table for boards of at most 9 cells from the
-    /// first board on, instead of IDA* for the first [`TABLE_AFTER`] of a goal: for a
-    /// caller that knows many boards are coming (and wants the same answers whichever
-    /// of its threads solves a board).
-    pub fn set_eager_tables(&mut self, eager: bool) {
-        self.eager = eager;
-    }
-
-    /// Whether a distance table for `goal` is at hand.
-    pub fn has_table(&self, goal: &Board) -> bool {
-        self.tables.contains_key(goal)
-    }
-
-    /// The algorithm the next board of `goal` will be solved with (`Auto` resolved).
-    pub fn resolve(&self, goal: &Board) -> Algorithm {
-        let cells = goal.size().cells();
-        match self.algorithm {
-            Algorithm::Auto if self.untabled.contains(goal) => Algorithm::Idastar,
-            Algorithm::Auto if cells <= 6 || self.tables.contains_key(goal) => Algorithm::Table,
-            Algorithm::Auto
-                if cells <= 9
-                    && (self.eager || self.seen.get(goal).copied().unwrap_or(0) >= TABLE_AFTER) =>
-            {
-                Algorithm::Table
-            }
-            // Beyond 25 cells no exact search finishes on a random board: answer fast.
-            Algorithm::Auto if cells >= FAST_FROM && !self.exact => Algorithm::Fast,
-            Algorithm::Auto => Algorithm::Idastar,
-            a => a,
-        }
-    }
-
-    /// Solves `start` towards `goal`; returns the solution and the algorithm that ran.
-    pub fn solve(
-        &mut self,
-        start: &Board,
-        goal: &Board,
-    ) -> Result<(Solution, Algorithm), SearchError> {
-        let limits = self.limits.clone();
-        self.solve_within(start, goal, &limits)
-    }
-
-    /// [`solve`](Self::solve) within `limits` instead of the solver's own (a board with
-    /// a time limit of its own, say).
-    pub fn solve_within(
-        &mut self,
-        start: &Board,
-        goal: &Board,
-        limits: &Limits,
-    ) -> Result<(Solution, Algorithm), SearchError> {
-        let algo = self.resolve(goal);
-        if self.algorithm == Algorithm::Auto && !self.tables.contains_key(goal) {
-            *self.seen.entry(goal.clone()).or_insert(0) += 1;
-        }
-        let sol = match algo {
-            Algorithm::Table => {
-                precheck(start, goal)?;
-                if !self.tables.contains_key(goal) {
-                    match DistanceTable::build(goal, limits) {
-                        Ok(t) => {
-                            self.tables.insert(goal.clone(), t);
-                        }
-                        // A table is only a way for `Auto` to go faster: one that does not
-                        // fit is left out, and this goal's boards are searched instead.
-                        Err(
-                            e @ (SearchError::MemoryLimit { .. } | SearchError::OutOfMemory { .. }),
-                        ) if self.algorithm == Algorithm::Auto => {
-                            self.untabled.insert(goal.clone());
-                            self.notes.push(format!(
-                                "no distance table for goal {goal} ({e}); solving by idastar"
-                            ));
-                            let sol =
-                                solve(start, goal, Algorithm::Idastar, self.heuristic, limits)?;
-                            return Ok((sol, Algorithm::Idastar));
-                        }
-                        Err(e) => return Err(e),
-                    }
-                }
-                match self.tables[goal].solve(start) {
-                    Err(e @ SearchError::Inconsistent { .. }) => {
-                        // A table that contradicts itself is dropped; the board is solved
-                        // by search instead, and the caller hears why.
-                        self.tables.remove(goal);
-                        self.notes.push(format!(
-                            "the distance table for goal {goal} is unusable ({e}); solving by \
-                             idastar instead"
-                        ));
-                        let sol = solve(start, goal, Algorithm::Idastar, self.heuristic, limits)?;
-                        return Ok((sol, Algorithm::Idastar));
-                    }
-                    r => r?,
-                }
-            }
-            // Auto past 25 cells: a short exact search first (boards a few moves from
-            // the goal are common, and the fast solver's route is long on them), then
-            // the fast solver.
-            Algorithm::Fast if self.algorithm == Algorithm::Auto => {
-                return quick_or_fast(start, goal, self.heuristic, limits);
-            }
-            a => solve(start, goal, a, self.heuristic, limits)?,
-        };
-        Ok((sol, algo))
-    }
-
-    /// What the solver had to do differently from what was asked since the last call
-    /// (a table found inconsistent and dropped, say), for the caller to pass on.
-    pub fn take_notes(&mut self) -> Vec<String> {
-        std::mem::take(&mut self.notes)
-    }
-}
-
 /// What `Auto` answers on boards of [`FAST_FROM`] cells or more: IDA* with `heuristic`
 /// for [`AUTO_QUICK_NODES`] nodes (boards a few dozen moves from the goal are common,
 /// and the fast solver's route is long on them), else the fast solver. Returns the
 /// algorithm that answered: `Idastar` (proven optimal) or `Fast`.
-///
-/// ```
-/// use npuzzle::search::quick_or_fast;
-/// use npuzzle::{Algorithm, Board, Direction, HeuristicKind, Limits};
-/// let goal = Board::solved("16x16".parse().unwrap());
-/// let mut start = goal.clone();
-/// start.apply(Direction::Right).unwrap();
-/// let (sol, algo) = quick_or_fast(&start, &goal, HeuristicKind::LinearConflict, &Limits::default()).unwrap();
-/// assert_eq!((sol.len(), algo), (1, Algorithm::Idastar));
-/// ```
-pub fn quick_or_fast(
+pub(crate) fn quick_or_fast(
     start: &Board,
     goal: &Board,
     heuristic: HeuristicKind,
@@ -383,19 +193,7 @@ pub fn quick_or_fast(
 /// databases for the goal are at hand, else [`fast`]) with the lower bound the exact
 /// search proved (`Some(bound)`: the solution is not proven optimal). Any other error is
 /// passed on.
-///
-/// ```
-/// use npuzzle::search::{idastar, or_fast};
-/// use npuzzle::{Board, HeuristicKind, Limits};
-/// let start: Board = "15 14 13 12/11 10 9 8/7 6 5 4/3 1 2 0".parse().unwrap();
-/// let goal = Board::solved(start.size());
-/// let limits = Limits { max_nodes: Some(10_000), ..Limits::default() };
-/// let exact = idastar(&start, &goal, HeuristicKind::Manhattan, &limits);
-/// let (answer, bound) = or_fast(&start, &goal, exact, None, &limits).unwrap();
-/// let bound = bound.expect("the exact search ran out of nodes");
-/// assert!(bound as usize <= answer.solution.len());
-/// ```
-pub fn or_fast(
+pub(crate) fn or_fast(
     start: &Board,
     goal: &Board,
     result: Result<Solution, SearchError>,
@@ -458,19 +256,10 @@ pub fn compared() -> Vec<(Algorithm, Option<HeuristicKind>)> {
     v
 }
 
-/// Solves one board with the named algorithm (`Auto` as in [`Solver`]); `heuristic` is
-/// used by `astar` and `idastar` (and by `auto` when it picks `idastar`).
-///
-/// ```
-/// use npuzzle::{solve, Algorithm, Board, HeuristicKind, Limits};
-/// let start: Board = "0 1 3/4 2 5/7 8 6".parse().unwrap();
-/// let goal = Board::solved(start.size());
-/// for algo in Algorithm::ALL {
-///     let s = solve(&start, &goal, algo, HeuristicKind::Manhattan, &Limits::default()).unwrap();
-///     assert_eq!(s.len(), 4, "{algo}");
-/// }
-/// ```
-pub fn solve(
+/// Solves one board with the named algorithm; `heuristic` is used by `astar` and
+/// `idastar`. `Auto` is the core's to resolve ([`crate::solve`], [`crate::Core`]): asked
+/// here, it is refused.
+pub(crate) fn solve(
     start: &Board,
     goal: &Board,
     algorithm: Algorithm,
@@ -478,9 +267,12 @@ pub fn solve(
     limits: &Limits,
 ) -> Result<Solution, SearchError> {
     match algorithm {
-        Algorithm::Auto => Solver::new(Algorithm::Auto, heuristic, limits.clone())
-            .solve(start, goal)
-            .map(|(s, _)| s),
+        Algorithm::Auto => Err(SearchError::BadRequest {
+            field: "algorithm",
+            reason: "auto is resolved by the solving core (npuzzle::solve or Core::answer), \
+                     not by one search"
+                .to_string(),
+        }),
         Algorithm::Bfs => bfs(start, goal, limits),
         Algorithm::Bibfs => bibfs(start, goal, limits),
         Algorithm::Astar => astar(start, goal, heuristic, limits),
