@@ -463,14 +463,18 @@ impl Core {
         // boards then touch no lock (two threads locking per board cost 5-10% of a
         // million 3x3 boards).
         let key = (self.id, self.epoch.load(Ordering::Relaxed), algo);
-        let remembered = LAST_TABLE.with(|last| {
+        // The remembered table answers in place: no count of its holders is touched, so
+        // threads answering boards side by side share no cache line.
+        let answered = LAST_TABLE.with(|last| {
             last.borrow()
                 .as_ref()
                 .filter(|(k, g, _)| *k == key && g == goal)
-                .map(|(_, _, t)| t.clone())
+                .map(|(_, _, t)| t.solve(board))
         });
+        if let Some(result) = answered {
+            return self.table_answer(result, board, goal, h, limits, notes);
+        }
         let table = match algo {
-            _ if remembered.is_some() => remembered,
             // A kept table, else (past 9 cells, where told to) one built and saved, else
             // one built in memory for the goal.
             Algorithm::Table => {
@@ -508,25 +512,9 @@ impl Core {
             _ => None,
         };
         if let Some(t) = table {
-            LAST_TABLE.with(|last| *last.borrow_mut() = Some((key, goal.clone(), t.clone())));
-            match t.solve(board) {
-                Ok(sol) => return (Ok(sol), Algorithm::Table),
-                Err(e @ SearchError::Inconsistent { .. }) => {
-                    // A table that contradicts itself is dropped; the board is searched.
-                    write(&self.tables).insert(goal.clone(), None);
-                    write(&self.memory).remove(goal);
-                    self.epoch.fetch_add(1, Ordering::Relaxed);
-                    notes.push(format!(
-                        "the distance table for goal {goal} is unusable ({e}); solving by \
-                         idastar instead"
-                    ));
-                    return (
-                        search::solve(board, goal, Algorithm::Idastar, h, limits),
-                        Algorithm::Idastar,
-                    );
-                }
-                Err(e) => return (Err(e), Algorithm::Table),
-            }
+            let result = t.solve(board);
+            LAST_TABLE.with(|last| *last.borrow_mut() = Some((key, goal.clone(), t)));
+            return self.table_answer(result, board, goal, h, limits, notes);
         }
         match algo {
             Algorithm::Auto if cells >= FAST_FROM && !request.exact => {
@@ -540,6 +528,36 @@ impl Core {
                 Algorithm::Idastar,
             ),
             a => (search::solve(board, goal, a, h, limits), a),
+        }
+    }
+
+    /// A table's answer; a table that contradicts itself is dropped and the board is
+    /// searched instead, with a note saying so.
+    fn table_answer(
+        &self,
+        result: Result<Solution, SearchError>,
+        board: &Board,
+        goal: &Board,
+        h: HeuristicKind,
+        limits: &Limits,
+        notes: &mut Vec<String>,
+    ) -> (Result<Solution, SearchError>, Algorithm) {
+        match result {
+            Err(e @ SearchError::Inconsistent { .. }) => {
+                write(&self.tables).insert(goal.clone(), None);
+                write(&self.memory).remove(goal);
+                self.epoch.fetch_add(1, Ordering::Relaxed);
+                LAST_TABLE.with(|last| *last.borrow_mut() = None);
+                notes.push(format!(
+                    "the distance table for goal {goal} is unusable ({e}); solving by \
+                     idastar instead"
+                ));
+                (
+                    search::solve(board, goal, Algorithm::Idastar, h, limits),
+                    Algorithm::Idastar,
+                )
+            }
+            r => (r, Algorithm::Table),
         }
     }
 
