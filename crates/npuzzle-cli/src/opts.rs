@@ -36,20 +36,26 @@ impl BoardOpts {
 
     /// The goal for `board`: the --goal board if its size matches, the default otherwise.
     pub fn goal_for(goal: &Option<Board>, board: &Board) -> Result<Board, String> {
-        BoardOpts::check_goal(goal, board)?;
-        Ok(goal.clone().unwrap_or_else(|| Board::solved(board.size())))
+        npuzzle::parity::goal_for(goal.as_ref(), board).map_err(|e| goal_words(&e))
     }
 
     /// Whether the --goal board, if any, is of `board`'s size (the message if not).
     pub fn check_goal(goal: &Option<Board>, board: &Board) -> Result<(), String> {
         match goal {
-            Some(g) if g.size() != board.size() => Err(format!(
-                "expected a {} board to match the goal, found a {} board",
-                g.size(),
-                board.size()
-            )),
-            _ => Ok(()),
+            Some(g) => npuzzle::parity::check_sizes(board, g).map_err(|e| goal_words(&e)),
+            None => Ok(()),
         }
+    }
+}
+
+/// The library's size check in the command line's words: the board is what was typed,
+/// the goal is --goal's.
+fn goal_words(e: &npuzzle::SearchError) -> String {
+    match e {
+        npuzzle::SearchError::SizeMismatch { start, goal } => {
+            format!("expected a {goal} board to match the goal, found a {start} board")
+        }
+        e => e.to_string(),
     }
 }
 

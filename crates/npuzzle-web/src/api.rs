@@ -222,13 +222,14 @@ fn board_and_goal(
     let goal = match goal {
         Some(g) => {
             let g = Board::parse(g, Some(board.size())).map_err(|e| bad(format!("goal: {e}")))?;
-            if g.size() != board.size() {
-                return Err(bad(format!(
+            // The library's one size check, in the API's words.
+            npuzzle::parity::check_sizes(&board, &g).map_err(|_| {
+                bad(format!(
                     "goal: expected a {} board to match the board, found a {} one",
                     board.size(),
                     g.size()
-                )));
-            }
+                ))
+            })?;
             g
         }
         None => Board::solved(board.size()),

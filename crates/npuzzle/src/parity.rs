@@ -52,14 +52,38 @@ pub fn is_solvable(board: &Board, goal: &Board) -> Result<bool, ParseError> {
     Ok(perm_odd == (dist % 2 == 1))
 }
 
-/// Checks sizes and solvability; `Ok(true)` when the start is already the goal.
-pub(crate) fn precheck(start: &Board, goal: &Board) -> Result<bool, SearchError> {
+/// The one check of a goal's size that every search, the solving core and each face
+/// make: `goal` must be of `start`'s size.
+///
+/// ```
+/// use npuzzle::{parity::check_sizes, Board, SearchError};
+/// let start: Board = "1 2 3/4 5 6/7 0 8".parse().unwrap();
+/// assert!(check_sizes(&start, &Board::solved(start.size())).is_ok());
+/// let other = Board::solved("4x4".parse().unwrap());
+/// assert!(matches!(check_sizes(&start, &other), Err(SearchError::SizeMismatch { .. })));
+/// ```
+pub fn check_sizes(start: &Board, goal: &Board) -> Result<(), SearchError> {
     if start.size() != goal.size() {
         return Err(SearchError::SizeMismatch {
             start: start.size(),
             goal: goal.size(),
         });
     }
+    Ok(())
+}
+
+/// The goal for `start`: `goal` (its size checked by [`check_sizes`]), or the solved
+/// board of `start`'s size when none is given.
+pub fn goal_for(goal: Option<&Board>, start: &Board) -> Result<Board, SearchError> {
+    match goal {
+        Some(g) => check_sizes(start, g).map(|()| g.clone()),
+        None => Ok(Board::solved(start.size())),
+    }
+}
+
+/// Checks sizes and solvability; `Ok(true)` when the start is already the goal.
+pub(crate) fn precheck(start: &Board, goal: &Board) -> Result<bool, SearchError> {
+    check_sizes(start, goal)?;
     if !is_solvable(start, goal).expect("sizes checked") {
         return Err(SearchError::Unsolvable);
     }

@@ -192,14 +192,7 @@ impl Request {
 
     /// The goal for `board`: the request's (its size checked), or the solved board.
     pub fn goal_for(&self, board: &Board) -> Result<Board, SearchError> {
-        match &self.goal {
-            Some(g) if g.size() != board.size() => Err(SearchError::SizeMismatch {
-                start: board.size(),
-                goal: g.size(),
-            }),
-            Some(g) => Ok(g.clone()),
-            None => Ok(Board::solved(board.size())),
-        }
+        crate::parity::goal_for(self.goal.as_ref(), board)
     }
 }
 
