@@ -145,6 +145,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_solvable, m)?)?;
     m.add_function(wrap_pyfunction!(scrambles, m)?)?;
     m.add_function(wrap_pyfunction!(_solution, m)?)?;
+    m.add_function(wrap_pyfunction!(_split_bound, m)?)?;
     m.add_function(wrap_pyfunction!(_pass_frontier, m)?)?;
     m.add_function(wrap_pyfunction!(_pass_subtrees, m)?)?;
     m.add_function(wrap_pyfunction!(_split_solution, m)?)?;

@@ -17,6 +17,28 @@ fn setup(
     Ok((b, g, h))
 }
 
+/// The bound of a split search's next pass (the library's `SplitBounds`): with `beyond`
+/// not given, the first pass's (the databases' estimate, to the solutions' parity); else
+/// the next one after a pass that saw `beyond` as its smallest f past its bound. A pass
+/// that saw nothing beyond and found nothing is an error: the databases are unsound.
+#[pyfunction]
+#[pyo3(signature = (board, pdbs, beyond=None, goal=None, size=None, first=false))]
+pub(crate) fn _split_bound(
+    board: &Bound<'_, PyAny>,
+    pdbs: &PatternDatabases,
+    beyond: Option<u32>,
+    goal: Option<&Bound<'_, PyAny>>,
+    size: Option<&str>,
+    first: bool,
+) -> PyResult<u32> {
+    let (b, g, h) = setup(board, goal, size, pdbs)?;
+    let mut bounds = npuzzle::search::SplitBounds::new(&b, &g, &h).map_err(search_error)?;
+    if first {
+        return Ok(bounds.bound());
+    }
+    bounds.next(beyond).map_err(search_error)
+}
+
 /// The first part of one IDA* pass within `bound`: the roots (moves from the board, tile
 /// notation) of at least `min_paths` subtrees, a solution met above them, the smallest f
 /// beyond the bound seen there, and the nodes expanded and generated.

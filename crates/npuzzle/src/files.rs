@@ -438,7 +438,7 @@ pub fn seal(out: &mut Vec<u8>) {
 /// Reads little-endian fields from a byte slice, never past its end: a short slice is
 /// [`FileError::Truncated`] with the length it would have needed.
 #[derive(Debug, Clone)]
-pub struct Reader<'a> {
+pub(crate) struct Reader<'a> {
     bytes: &'a [u8],
     /// Offset of the next field.
     pub pos: usize,
@@ -446,12 +446,12 @@ pub struct Reader<'a> {
 
 impl<'a> Reader<'a> {
     /// A reader at the start of `bytes`.
-    pub fn new(bytes: &'a [u8]) -> Reader<'a> {
+    pub(crate) fn new(bytes: &'a [u8]) -> Reader<'a> {
         Reader { bytes, pos: 0 }
     }
 
     /// The next `n` bytes.
-    pub fn take(&mut self, n: usize) -> Result<&'a [u8], FileError> {
+    pub(crate) fn take(&mut self, n: usize) -> Result<&'a [u8], FileError> {
         if self.bytes.len() - self.pos < n {
             return Err(FileError::Truncated {
                 expected: (self.pos as u64).saturating_add(n as u64),
@@ -464,19 +464,19 @@ impl<'a> Reader<'a> {
     }
 
     /// The next byte.
-    pub fn u8(&mut self) -> Result<u8, FileError> {
+    pub(crate) fn u8(&mut self) -> Result<u8, FileError> {
         Ok(self.take(1)?[0])
     }
 
     /// The next little-endian `u32`.
-    pub fn u32(&mut self) -> Result<u32, FileError> {
+    pub(crate) fn u32(&mut self) -> Result<u32, FileError> {
         Ok(u32::from_le_bytes(
             self.take(4)?.try_into().expect("4 bytes"),
         ))
     }
 
     /// The next little-endian `u64`.
-    pub fn u64(&mut self) -> Result<u64, FileError> {
+    pub(crate) fn u64(&mut self) -> Result<u64, FileError> {
         Ok(u64::from_le_bytes(
             self.take(8)?.try_into().expect("8 bytes"),
         ))

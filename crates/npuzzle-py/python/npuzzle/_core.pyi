@@ -135,6 +135,14 @@ def _solution(
     counts: Tuple[int, int, int, float],
     solutions: Optional[List[str]],
 ) -> Solution: ...
+def _split_bound(
+    board: BoardLike,
+    pdbs: PatternDatabases,
+    beyond: Optional[int] = None,
+    goal: Optional[BoardLike] = None,
+    size: Optional[str] = None,
+    first: bool = False,
+) -> int: ...
 def _pass_frontier(
     board: BoardLike,
     pdbs: PatternDatabases,

@@ -473,15 +473,6 @@ def _subtrees(
     return None, nb, e, g, time.perf_counter() - t0, False
 
 
-def _parity(board: str, goal: Optional[str], size: Optional[str]) -> int:
-    """The parity of every solution's length: the blank's grid distance to its goal cell."""
-    tiles, sz = _core.parse_board(board, size)
-    w = int(sz.split("x")[0])
-    goal_tiles = _core.parse_board(goal, sz)[0] if goal is not None else list(range(1, len(tiles))) + [0]
-    a, b = tiles.index(0), goal_tiles.index(0)
-    return (abs(a // w - b // w) + abs(a % w - b % w)) % 2
-
-
 def solve(
     board: Any,
     client: Any = None,
@@ -532,9 +523,9 @@ def solve(
     started = time.perf_counter()
     if not _core.is_solvable(text, goal_text, sz):
         return _core.solve(text, goal=goal_text, algorithm="idastar", pdbs=pdbs, notation=notation)
-    parity = _parity(text, goal_text, sz)
-    bound = pdbs.estimate(text)
-    bound += (bound + parity) % 2
+    # The passes' bounds are the library's (the estimate, then each pass's smallest f
+    # beyond its bound, to the parity every solution shares).
+    bound = _core._split_bound(text, pdbs, goal=goal_text, first=True)
     expanded = generated = 0
     last_pass = 0  # nodes the last pass expanded
     growth = 6.0  # how much bigger each pass is than the one before, measured as we go
@@ -648,12 +639,10 @@ def solve(
                     notation=notation,
                 )
             out_of_time()
-            if nb is None:
-                raise RuntimeError("the search ran out of nodes: the databases are unsound")
             if last_pass > 0 and this > 0:
                 growth = max(1.5, min(20.0, this / last_pass))
             last_pass = this
-            bound = nb + (nb + parity) % 2
+            bound = _core._split_bound(text, pdbs, beyond=nb, goal=goal_text)
             report(tasks)
 
 

@@ -49,7 +49,7 @@ pub use optimize::{optimize, OptimizeError};
 pub use passes::check_weight;
 pub use pdb_ida::{
     idastar_pdb, idastar_pdb_all, idastar_pdb_parallel, idastar_pdb_weighted, pass_frontier,
-    pass_subtrees, Frontier, SubtreePass,
+    pass_subtrees, Frontier, SplitBounds, SubtreePass,
 };
 
 use crate::analysis::DistanceTable;

@@ -46,7 +46,7 @@ mod split;
 use ida::Ida;
 pub use parallel::idastar_pdb_parallel;
 use parallel::run_weighted;
-pub use split::{pass_frontier, pass_subtrees, Frontier, SubtreePass};
+pub use split::{pass_frontier, pass_subtrees, Frontier, SplitBounds, SubtreePass};
 
 /// Checks a board against the databases before any search: the sizes, solvability, and
 /// that the databases were built for this goal (with another goal's databases the

@@ -223,3 +223,66 @@ fn subtrees_in<const S: usize, const L: usize>(
         stats: ida.stats,
     })
 }
+
+/// The bounds of a split search's passes, as the one-machine search takes them: the first
+/// is the databases' estimate of the board, each next one the smallest f a pass saw beyond
+/// its bound, rounded up to the parity every solution of the board shares.
+///
+/// ```
+/// use npuzzle::heuristic::pdb::{PatternDb, PdbHeuristic};
+/// use npuzzle::search::SplitBounds;
+/// use npuzzle::{Board, Limits};
+/// let goal = Board::solved("3x3".parse().unwrap());
+/// let limits = Limits::default();
+/// let a = PatternDb::build(&goal, &[1, 2, 3, 4], &limits, 1, &mut |_| {}).unwrap();
+/// let b = PatternDb::build(&goal, &[5, 6, 7, 8], &limits, 1, &mut |_| {}).unwrap();
+/// let h = PdbHeuristic::new(&goal, vec![a, b]).unwrap();
+/// let start: Board = "8 6 7/2 5 4/3 0 1".parse().unwrap();
+/// let mut bounds = SplitBounds::new(&start, &goal, &h).unwrap();
+/// assert_eq!(bounds.bound() % 2, 1); // every solution here is odd
+/// let first = bounds.bound();
+/// assert_eq!(bounds.next(Some(first + 1)).unwrap(), first + 2);
+/// assert!(bounds.next(None).is_err()); // nothing beyond the bound, no solution: unsound
+/// ```
+#[derive(Debug, Clone)]
+pub struct SplitBounds {
+    bound: u32,
+    parity: u32,
+}
+
+impl SplitBounds {
+    /// The first pass's bound for `start`, once the board, its goal and the databases are
+    /// checked to belong together (and the board to reach the goal).
+    pub fn new(start: &Board, goal: &Board, h: &PdbHeuristic) -> Result<SplitBounds, SearchError> {
+        prepare(start, goal, h)?;
+        let parity = crate::parity::solution_parity(start, goal);
+        let estimate = h.estimate(start);
+        Ok(SplitBounds {
+            bound: estimate + (estimate + parity) % 2,
+            parity,
+        })
+    }
+
+    /// The bound of the pass to run now.
+    pub fn bound(&self) -> u32 {
+        self.bound
+    }
+
+    /// The next pass's bound after one that found no solution and saw `beyond` as its
+    /// smallest f past the bound (none: it saw nothing past it, which sound databases
+    /// never allow on a board that reaches the goal).
+    pub fn next(&mut self, beyond: Option<u32>) -> Result<u32, SearchError> {
+        let Some(b) = beyond else {
+            return Err(SearchError::Inconsistent {
+                algorithm: "idastar",
+                reason: format!(
+                    "a pass within {} found no solution and nothing beyond its bound: the \
+                     databases are unsound",
+                    self.bound
+                ),
+            });
+        };
+        self.bound = b + (b + self.parity) % 2;
+        Ok(self.bound)
+    }
+}
