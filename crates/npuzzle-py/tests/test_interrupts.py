@@ -43,12 +43,16 @@ def test_ctrl_c_stops_a_long_call(name, tmp_path):
     env = dict(os.environ, NPUZZLE_PDB_DIR=str(tmp_path), NPUZZLE_CACHE_DIR=str(tmp_path))
     path = tmp_path / "call.py"
     path.write_text(script)
+    # Ctrl-C at its default in the child, as in a terminal's foreground process (a suite
+    # started in the background, `cmd &` or nohup, passes SIGINT on ignored, and Python
+    # then installs no handler for it).
     p = subprocess.Popen(
         [sys.executable, str(path)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert p.stdout.readline().strip() == "calling"
     # The call is under way a moment after it is announced (the work it was given takes
