@@ -473,6 +473,77 @@ def _subtrees(
     return None, nb, e, g, time.perf_counter() - t0, False
 
 
+def _local_pass(text: str, goal_text: Optional[str], pdbs: PatternDatabases, bound: int) -> tuple:
+    """One pass within ``bound`` in this process: (solution or None, next bound, expanded,
+    generated, expanded this pass, seconds)."""
+    t0 = time.perf_counter()
+    paths, found, nb, e, g = _core._pass_frontier(text, pdbs, bound, 1, goal=goal_text)
+    this = e
+    if found is None and paths:
+        sub_found, nb2, e2, g2 = _core._pass_subtrees(text, pdbs, bound, paths, goal=goal_text)
+        this += e2
+        g += g2
+        e += e2
+        if sub_found is not None:
+            found = sub_found[1]
+        nb = _least(nb, nb2)
+    return found, nb, e, g, this, time.perf_counter() - t0
+
+
+def _cluster_pass(
+    c: Any,
+    text: str,
+    goal_text: Optional[str],
+    databases: Databases,
+    pdbs: PatternDatabases,
+    bound: int,
+    want_tasks: int,
+    deadline: Optional[float],
+) -> tuple:
+    """One pass within ``bound`` over the cluster: (solution or None, next bound, expanded,
+    generated, expanded this pass, tasks, seconds the tasks took together, whether a task
+    was stopped by the clock)."""
+    # Many roots a task: their sizes vary a thousandfold.
+    paths, found, nb, e, g = _core._pass_frontier(text, pdbs, bound, want_tasks * 32, goal=goal_text)
+    this = e
+    tasks, busy, stopped = 0, 0.0, False
+    if found is not None or not paths:
+        return found, nb, e, g, this, tasks, busy, stopped
+    # Consecutive roots a task, run in the one-machine search's order (the earlier a
+    # task's roots, the higher its priority): when one finds a solution the others stop
+    # between roots, so the last pass does about the work the one-machine pass does
+    # before its solution.
+    from distributed import Event, as_completed
+
+    k = min(want_tasks, len(paths))
+    step = math.ceil(len(paths) / k)
+    pieces = [paths[i : i + step] for i in range(0, len(paths), step)]
+    stop = f"npuzzle-split-{os.getpid()}-{id(pieces)}-{bound}-{time.time_ns()}"
+    event = Event(stop, client=c)
+    wall_deadline = None if deadline is None else time.time() + (deadline - time.perf_counter())
+    futures = [
+        c.submit(_subtrees, text, goal_text, databases, bound, p, stop,
+                 wall_deadline, pure=False, priority=len(pieces) - j)
+        for j, p in enumerate(pieces)
+    ]
+    tasks = len(futures)
+    for fut in as_completed(futures):
+        sf, nb2, e2, g2, secs, cut = fut.result()
+        e += e2
+        g += g2
+        this += e2
+        busy += secs
+        stopped |= cut
+        nb = _least(nb, nb2)
+        if sf is not None and found is None:
+            found = sf[1]
+            # The others stop at their next root; their work is counted as it comes back.
+            event.set()
+        if deadline is not None and time.perf_counter() >= deadline:
+            event.set()
+    return found, nb, e, g, this, tasks, busy, stopped
+
+
 def solve(
     board: Any,
     client: Any = None,
@@ -556,22 +627,10 @@ def solve(
         while True:
             out_of_time()
             expected = last_pass * growth
-            found: Optional[str] = None
             if expected <= rate * local_seconds:
                 # Small pass: here, in one piece.
-                t0 = time.perf_counter()
-                paths, found, nb, e, g = _core._pass_frontier(text, pdbs, bound, 1, goal=goal_text)
-                this = e
-                if found is None and paths:
-                    sub_found, nb2, e2, g2 = _core._pass_subtrees(text, pdbs, bound, paths, goal=goal_text)
-                    this += e2
-                    g += g2
-                    e += e2
-                    if sub_found is not None:
-                        found = sub_found[1]
-                    nb = _least(nb, nb2)
+                found, nb, e, g, this, took = _local_pass(text, goal_text, pdbs, bound)
                 tasks = 0
-                took = time.perf_counter() - t0
                 if took > 0.05 and found is None:
                     rate = max(1e5, this / took)
             else:
@@ -579,52 +638,13 @@ def solve(
                     tasks_per_thread * slots,
                     max(slots, math.ceil(expected / (rate * task_seconds))),
                 )
-                # Many roots a task: their sizes vary a thousandfold.
-                paths, found, nb, e, g = _core._pass_frontier(
-                    text, pdbs, bound, want_tasks * 32, goal=goal_text
+                found, nb, e, g, this, tasks, busy, stopped = _cluster_pass(
+                    c, text, goal_text, databases, pdbs, bound, want_tasks, deadline
                 )
-                this = e
-                tasks = 0
-                if found is None and paths:
-                    # Consecutive roots a task, run in the one-machine search's order (the
-                    # earlier a task's roots, the higher its priority): when one finds a
-                    # solution the others stop between roots, so the last pass does about
-                    # the work the one-machine pass does before its solution.
-                    from distributed import Event, as_completed
-
-                    k = min(want_tasks, len(paths))
-                    step = math.ceil(len(paths) / k)
-                    pieces = [paths[i : i + step] for i in range(0, len(paths), step)]
-                    stop = f"npuzzle-split-{os.getpid()}-{id(pieces)}-{bound}-{time.time_ns()}"
-                    event = Event(stop, client=c)
-                    wall_deadline = None if deadline is None else time.time() + (deadline - time.perf_counter())
-                    futures = [
-                        c.submit(_subtrees, text, goal_text, databases, bound, p, stop,
-                                 wall_deadline, pure=False, priority=len(pieces) - j)
-                        for j, p in enumerate(pieces)
-                    ]
-                    tasks = len(futures)
-                    busy = 0.0
-                    stopped = False
-                    for fut in as_completed(futures):
-                        sf, nb2, e2, g2, secs, cut = fut.result()
-                        e += e2
-                        g += g2
-                        this += e2
-                        busy += secs
-                        stopped |= cut
-                        nb = _least(nb, nb2)
-                        if sf is not None and found is None:
-                            found = sf[1]
-                            # The others stop at their next root; their work is counted
-                            # as it comes back.
-                            event.set()
-                        if deadline is not None and time.perf_counter() >= deadline:
-                            event.set()
-                    if busy > 0 and found is None:
-                        rate = max(1e5, this / busy)
-                    if found is None and stopped:
-                        out_of_time()
+                if busy > 0 and found is None:
+                    rate = max(1e5, this / busy)
+                if found is None and stopped:
+                    out_of_time()
             expanded += e
             generated += g
             if found is not None:
