@@ -209,7 +209,7 @@ pub fn parse_weight(s: &str) -> Result<f64, String> {
         .trim()
         .parse::<f64>()
         .map_err(|_| format!("expected a weight from 1 to 100, found {}", quote_short(s)))?;
-    npuzzle::search::check_weight(w)
+    npuzzle::search::check_weight(w).map_err(|e| e.to_string())
 }
 
 /// A beam width: 1 to `search::ANYTIME_MAX_WIDTH`.
@@ -221,7 +221,7 @@ pub fn parse_beam_width(s: &str) -> Result<usize, String> {
             quote_short(s)
         )
     })?;
-    npuzzle::search::check_beam_width(w)?;
+    npuzzle::search::check_beam_width(w).map_err(|e| e.to_string())?;
     Ok(w)
 }
 

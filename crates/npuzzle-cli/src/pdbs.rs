@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use crate::dirs::{default_dir, env_path};
 use npuzzle::heuristic::pdb::PdbHeuristic;
 use npuzzle::heuristic::pdb::{Load, PatternDb};
-use npuzzle::request::{Core, Event, Listener, Sources};
+use npuzzle::request::{Core, Event, Listener, Note, Remedy, Sources};
 use npuzzle::{Board, Limits, SearchError};
 
 use crate::progress::ProgressLine;
@@ -59,24 +59,54 @@ pub fn prove(path: &Path, limits: &Limits, threads: usize) -> Result<(), String>
         .and_then(|f| f.metadata())
         .map_err(|e| e.to_string())?;
     let db = PatternDb::open(path, Load::Read).map_err(|e| e.to_string())?;
-    db.prove(limits, threads)?;
+    db.prove(limits, threads).map_err(|e| e.to_string())?;
     if let Some(seal) = db.stored_seal() {
         npuzzle::files::write_stamp(path, &meta, seal);
     }
     Ok(())
 }
 
-/// The sound database in `path`, or why not.
+/// The sound database in `path`, or why not (an unproven file: with the command that
+/// proves it).
 pub fn load(path: &Path, goal: &Board, tiles: &[u8], how: Load) -> Result<PatternDb, String> {
-    PatternDb::open_checked(path, goal, tiles, how)
+    PatternDb::open_checked(path, goal, tiles, how).map_err(|e| match e {
+        npuzzle::DatabaseError::Unproven { .. } => {
+            word(&Note::new(e.to_string()).with(Remedy::ProvePdbs))
+        }
+        e => e.to_string(),
+    })
 }
 
-/// The core's notes on standard error (`npuzzle: ...`), and build progress as a progress
-/// line (one at a time: builds run one after another).
+/// A note of the core's in the command line's words: its remedy, if any, as the command
+/// that does it.
+pub fn word(note: &Note) -> String {
+    let Some(remedy) = &note.remedy else {
+        return note.text.clone();
+    };
+    let does = match remedy {
+        Remedy::BuildPdbs { size, set: None } => {
+            format!("npuzzle pdb build --size {size} builds them")
+        }
+        Remedy::BuildPdbs {
+            size,
+            set: Some(set),
+        } => format!("npuzzle pdb build --size {size} --pdb \"{set}\" builds them"),
+        Remedy::ProvePdbs => "npuzzle pdb verify proves them once, by rebuilding them".to_string(),
+        Remedy::BuildMtm { replace } => format!(
+            "npuzzle pdb build --size 4x4 --metric mtm{} (about 2 minutes, 504 MB) builds them",
+            if *replace { " --force" } else { "" }
+        ),
+        _ => remedy.to_string(),
+    };
+    format!("{}; {does}", note.text)
+}
+
+/// The core's notes on standard error (`npuzzle: ...`, in [`word`]'s words), and build
+/// progress as a progress line (one at a time: builds run one after another).
 pub fn listener() -> Listener {
     let line: Mutex<Option<ProgressLine>> = Mutex::new(None);
     Arc::new(move |e: &Event<'_>| match e {
-        Event::Note(text) => crate::note!("npuzzle: {text}"),
+        Event::Note(note) => crate::note!("npuzzle: {}", word(note)),
         Event::Building { what, progress } => {
             let mut line = line.lock().unwrap_or_else(|e| e.into_inner());
             let l = line.get_or_insert_with(|| ProgressLine::new(what.to_string()));

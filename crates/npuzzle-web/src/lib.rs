@@ -89,6 +89,10 @@ pub struct Config {
     /// Where the library finds (and saves) distance tables [default: none; `npuzzle
     /// serve` gives the user's cache folder].
     pub table_dir: Option<std::path::PathBuf>,
+    /// Told of the library's notes (a database built or refused, a table left out) and
+    /// of its builds' progress [default: none; `npuzzle serve` prints them on its
+    /// standard error, in the command line's words].
+    pub listener: Option<npuzzle::request::Listener>,
 }
 
 impl Default for Config {
@@ -108,6 +112,7 @@ impl Default for Config {
             pdbs: Vec::new(),
             pdb_dir: None,
             table_dir: None,
+            listener: None,
         }
     }
 }

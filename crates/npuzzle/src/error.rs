@@ -481,6 +481,88 @@ impl fmt::Display for FileError {
 
 impl std::error::Error for FileError {}
 
+/// A number outside the range a setting takes (a weight, a beam's width): says what was
+/// expected and what was found.
+///
+/// ```
+/// let e = npuzzle::search::check_weight(0.5).unwrap_err();
+/// assert_eq!(e.to_string(), "expected from 1 to 100, found 0.5");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RangeError {
+    /// The values taken (`from 1 to 100`).
+    pub expected: String,
+    /// The value given.
+    pub found: String,
+}
+
+impl fmt::Display for RangeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "expected {}, found {}", self.expected, self.found)
+    }
+}
+
+impl std::error::Error for RangeError {}
+
+/// What is wrong with a pattern database, a partition of the tiles into patterns, or a
+/// distance table: the kind, and in words what was expected and what was found.
+///
+/// ```
+/// use npuzzle::error::DatabaseError;
+/// use npuzzle::heuristic::pdb::partition;
+/// let goal = npuzzle::Board::solved("4x4".parse().unwrap());
+/// let e = partition(&goal, "1,2,3/3,4").unwrap_err();
+/// assert!(matches!(e, DatabaseError::Pattern(_)));
+/// assert_eq!(e.to_string(), "expected disjoint patterns, found tile 3 in two");
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum DatabaseError {
+    /// A pattern or partition that does not fit the board (a tile it lacks, a tile in two
+    /// patterns, a preset for another size).
+    Pattern(String),
+    /// Databases that do not go together, or do not fit the goal they are asked for.
+    Mismatch(String),
+    /// The file could not be read, or is not a database or table of this build.
+    File(FileError),
+    /// Entries that contradict the search that builds them (forged or corrupt).
+    Unsound(String),
+    /// A file npuzzle did not write or prove on this machine (no stamp names it, or it
+    /// changed since), too large to prove as it is opened: it is not used until proven,
+    /// by rebuilding it and comparing, which takes about `seconds` here.
+    Unproven {
+        /// About how long proving it takes here.
+        seconds: f64,
+    },
+    /// The check could not be made: the build it compares against stopped.
+    Unchecked(SearchError),
+}
+
+impl fmt::Display for DatabaseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DatabaseError::Pattern(s) | DatabaseError::Mismatch(s) => f.write_str(s),
+            DatabaseError::Unsound(s) => f.write_str(s),
+            DatabaseError::File(e) => write!(f, "{e}"),
+            DatabaseError::Unproven { seconds } => write!(
+                f,
+                "not written by npuzzle here, or changed since (no stamp names this file): \
+                 not used until proven, by rebuilding it and comparing (about {})",
+                human_seconds(*seconds)
+            ),
+            DatabaseError::Unchecked(e) => write!(f, "cannot check it against a new build: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for DatabaseError {}
+
+impl From<FileError> for DatabaseError {
+    fn from(e: FileError) -> DatabaseError {
+        DatabaseError::File(e)
+    }
+}
+
 /// A name none of a setting's names (an algorithm, a heuristic, a notation, a metric, a
 /// way to load files, a colour scheme): says which names were expected.
 ///

@@ -71,7 +71,9 @@ pub mod request;
 
 pub use analysis::DistanceTable;
 pub use board::Board;
-pub use error::{FileError, MoveError, NameError, ParseError, SearchError};
+pub use error::{
+    DatabaseError, FileError, MoveError, NameError, ParseError, RangeError, SearchError,
+};
 pub use heuristic::{Heuristic, HeuristicKind};
 pub use limits::Limits;
 pub use moves::{Direction, Notation};

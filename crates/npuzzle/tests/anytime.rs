@@ -396,7 +396,7 @@ fn the_request_ranks_a_7x7_board_whole_with_time_enough() {
 #[test]
 fn databases_too_slow_to_read_are_left_out_with_a_note() {
     use npuzzle::heuristic::pdb::{file_name, partition};
-    use npuzzle::request::{Core, Event, Request, Sources};
+    use npuzzle::request::{Core, Event, Note, Remedy, Request, Sources};
     let dir = std::env::temp_dir().join(format!("npuzzle-warm-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let region = Board::solved("6x6".parse().unwrap());
@@ -423,13 +423,13 @@ fn databases_too_slow_to_read_are_left_out_with_a_note() {
                 npuzzle::files::write_stamp(&path, &meta, seal);
             }
         }
-        let notes = Arc::new(Mutex::new(Vec::<String>::new()));
+        let notes = Arc::new(Mutex::new(Vec::<Note>::new()));
         let heard = notes.clone();
         let core = Core::new(Sources {
             pdb_dir: Some(dir.clone()),
             listener: Some(Arc::new(move |e: &Event<'_>| {
                 if let Event::Note(t) = e {
-                    heard.lock().unwrap().push(t.to_string());
+                    heard.lock().unwrap().push((*t).clone());
                 }
             })),
             ..Sources::default()
@@ -437,8 +437,13 @@ fn databases_too_slow_to_read_are_left_out_with_a_note() {
         let a = core.answer(&start, &request).unwrap();
         assert!(reaches(&start, &a.moves, &goal));
         assert_eq!(a.report.heuristic.as_deref(), Some("linear-conflict beam"));
+        // The note is typed: the library's words name no face's command, and the remedy
+        // (proving the files) is for each face to word.
         let notes = notes.lock().unwrap();
-        assert!(notes.iter().any(|n| n.contains(said)), "{notes:?}");
+        let note = notes.iter().find(|n| n.text.contains(said));
+        let note = note.unwrap_or_else(|| panic!("{notes:?}"));
+        assert_eq!(note.remedy, Some(Remedy::ProvePdbs), "{note:?}");
+        assert!(!note.to_string().contains("npuzzle pdb"), "{note}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -249,7 +249,8 @@ fn zero_aware_files_round_trip_and_forged_bits_are_caught() {
     let gi = db.placement().index(&home) as usize;
     let e = forge(gi, 1 << goal.blank())
         .check_consistent(1)
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("expected entries that a build could have written"),
         "{e}"

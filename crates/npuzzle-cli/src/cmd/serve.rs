@@ -56,7 +56,7 @@ pub struct Args {
     #[arg(long, value_name = "HOW", default_value = "auto")]
     pub pdb_load: npuzzle::heuristic::pdb::Load,
     /// A host name the server also answers to (repeat for more; `*` for any), besides
-    /// localhost, 127.0.0.1, [::1] and the address it listens on. Requests naming any other
+    /// localhost, 127.0.0.1, `[::1]` and the address it listens on. Requests naming any other
     /// host are refused, so that no other site's page can reach the server.
     #[arg(long = "allow-host", value_name = "NAME")]
     pub allow_hosts: Vec<String>,
@@ -82,6 +82,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         // The library's folders, as for every face: what a request builds is saved there.
         pdb_dir: dir,
         table_dir: npuzzle::request::cache_dir(),
+        listener: Some(crate::pdbs::listener()),
         ..npuzzle_web::Config::default()
     };
     serve(addr, config, out)

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 pub use index::MAX_CELLS;
 pub(crate) use index::{Indexer, Step};
-pub use table::{DistanceTable, TABLE_MAGIC, TABLE_VERSION};
+pub use table::DistanceTable;
 
 use crate::board::{Board, Size};
 use crate::error::SearchError;

@@ -1,3 +1,4 @@
+use crate::error::DatabaseError;
 use std::io;
 use std::path::Path;
 
@@ -37,9 +38,9 @@ pub struct DistanceTable {
 }
 
 /// The first bytes of a table file.
-pub const TABLE_MAGIC: &[u8; 8] = b"NPZTABLE";
+pub(crate) const TABLE_MAGIC: &[u8; 8] = b"NPZTABLE";
 /// The table file format version this build writes and reads.
-pub const TABLE_VERSION: u32 = 1;
+pub(crate) const TABLE_VERSION: u32 = 1;
 
 impl DistanceTable {
     /// Builds the table for `goal` by breadth-first search over every reachable state,
@@ -202,7 +203,7 @@ impl DistanceTable {
     /// let table = DistanceTable::build(&goal, &Limits::default()).unwrap();
     /// assert!(table.check_consistent(1).is_ok());
     /// ```
-    pub fn check_consistent(&self, threads: usize) -> Result<(), String> {
+    pub fn check_consistent(&self, threads: usize) -> Result<(), DatabaseError> {
         use std::sync::atomic::{AtomicU64, Ordering};
         let first_bad = AtomicU64::new(u64::MAX);
         let states = self.ix.states();
@@ -236,11 +237,11 @@ impl DistanceTable {
             u64::MAX => Ok(()),
             idx => {
                 let (b, seq) = self.ix.decode(idx);
-                Err(format!(
+                Err(DatabaseError::Unsound(format!(
                     "expected distances that a breadth-first search could have written, found \
                      {} contradicted by its neighbours (forged or corrupt)",
                     self.ix.board(b, seq)
-                ))
+                )))
             }
         }
     }
@@ -258,10 +259,9 @@ impl DistanceTable {
     /// let table = DistanceTable::build(&goal, &Limits::default()).unwrap();
     /// assert!(table.verify(&Limits::default()).is_ok());
     /// ```
-    pub fn verify(&self, limits: &Limits) -> Result<(), String> {
+    pub fn verify(&self, limits: &Limits) -> Result<(), DatabaseError> {
         self.check_consistent(0)?;
-        let sound = DistanceTable::build(&self.goal, limits)
-            .map_err(|e| format!("cannot check it against a new search: {e}"))?;
+        let sound = DistanceTable::build(&self.goal, limits).map_err(DatabaseError::Unchecked)?;
         let states = self.ix.states();
         let differs = (0..self.phase.len()).find(|&w| {
             let valid = (states - 32 * w as u64).min(32);
@@ -275,17 +275,17 @@ impl DistanceTable {
         if let Some(w) = differs {
             let bit = (self.phase[w] ^ sound.phase[w]).trailing_zeros() as u64;
             let (b, seq) = self.ix.decode(32 * w as u64 + bit);
-            return Err(format!(
+            return Err(DatabaseError::Unsound(format!(
                 "expected the distances of a breadth-first search, found another for {} \
                  (forged or corrupt)",
                 self.ix.board(b, seq)
-            ));
+            )));
         }
         if self.histogram != sound.histogram {
-            return Err(format!(
+            return Err(DatabaseError::Unsound(format!(
                 "expected the histogram {:?}, found {:?} (forged or corrupt)",
                 sound.histogram, self.histogram
-            ));
+            )));
         }
         Ok(())
     }
@@ -464,7 +464,7 @@ impl DistanceTable {
         if !seal.is_some_and(|s| crate::files::stamp_matches(path, &meta, s)) {
             table
                 .verify(&Limits::default())
-                .map_err(FileError::Invalid)?;
+                .map_err(|e| FileError::Invalid(e.to_string()))?;
             if let Some(s) = seal {
                 crate::files::write_stamp(path, &meta, s);
             }

@@ -21,9 +21,9 @@ use crate::limits::{resolve_threads, run_chunks, try_vec, Limits, Watch};
 
 const UNSEEN: u8 = u8::MAX;
 /// The file's magic and format version.
-pub const MTM_MAGIC: &[u8; 8] = b"NPZMTM4\n";
+pub(crate) const MTM_MAGIC: &[u8; 8] = b"NPZMTM4\n";
 /// The format version of [`MTM_MAGIC`] files.
-pub const MTM_VERSION: u32 = 1;
+pub(crate) const MTM_VERSION: u32 = 1;
 
 /// States of the abstraction.
 pub const STATES: u64 = 16 * 1365 * 330 * 35;

@@ -114,8 +114,8 @@ impl Core {
         }
     }
 
-    pub(super) fn note(&self, text: &str) {
-        self.tell(&Event::Note(text));
+    pub(super) fn note(&self, note: impl Into<Note>) {
+        self.tell(&Event::Note(&note.into()));
     }
 
     /// Runs a build that reports its layers, telling the listener of each (`shown`: only

@@ -1,6 +1,8 @@
 //! Pattern databases for a request: the ones at hand, in the folder (proven first where npuzzle
 //! did not write them), or built within the time left; one look per key, bounded.
 
+use super::sources::{Note, Remedy};
+use crate::error::DatabaseError;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -110,7 +112,7 @@ impl Core {
             } else {
                 format!("about {:.0} s", secs.max(1.0))
             };
-            self.note(&format!(
+            self.note(format!(
                 "building the {}pattern database of tiles {tiles:?} for {} ({entries} entries, \
                  about {} of memory, {eta}); it is saved for next time",
                 if zero_aware { "zero-aware " } else { "" },
@@ -131,8 +133,8 @@ impl Core {
                             reason: format!("cannot save {}: {e}", path.display()),
                         })
                     }
-                    Err(e) => self.note(&format!("cannot save {}: {e}", path.display())),
-                    Ok(()) if large => self.note(&format!("saved {}", path.display())),
+                    Err(e) => self.note(format!("cannot save {}: {e}", path.display())),
+                    Ok(()) if large => self.note(format!("saved {}", path.display())),
                     Ok(()) => {}
                 }
             }
@@ -157,7 +159,11 @@ impl Core {
         match PatternDb::open_checked(&path, goal, tiles, how) {
             Ok(db) => Some(db),
             Err(e) => {
-                self.note(&format!("{}: {e}; {then}", path.display()));
+                let note = Note::new(format!("{}: {e}; {then}", path.display()));
+                self.note(match e {
+                    DatabaseError::Unproven { .. } => note.with(Remedy::ProvePdbs),
+                    _ => note,
+                });
                 None
             }
         }
@@ -314,7 +320,7 @@ impl Core {
         let mut h = PdbHeuristic::catalogue(goal, sets).ok()?;
         if copy {
             if let Err(e) = h.read_lookups_into_memory() {
-                self.note(&format!(
+                self.note(format!(
                     "cannot read the databases of {spec} into memory: {e}"
                 ));
                 return None;
@@ -355,11 +361,14 @@ impl Core {
                 .max()
                 .unwrap_or(0);
             if secs <= budget && memory <= limits.max_memory {
-                self.note(&format!(
-                    "auto: building the {spec} pattern databases for {size} (about {:.0} s; \
-                     larger sets are built only when named, e.g. npuzzle pdb build --size {size})",
-                    secs.max(1.0)
-                ));
+                self.note(
+                    Note::new(format!(
+                        "auto: building the {spec} pattern databases for {size} (about {:.0} s; \
+                         larger sets are built only when named)",
+                        secs.max(1.0)
+                    ))
+                    .with(Remedy::BuildPdbs { size, set: None }),
+                );
                 return self
                     .named_pdbs(goal, spec, limits)
                     .map(|h| Some((spec.to_string(), h)));
@@ -429,15 +438,17 @@ impl Core {
                 return true;
             }
             // A file npuzzle did not write or prove (no stamp names it: copied in, say)
-            // is not used until `npuzzle pdb verify` proves it (minutes for the 7x7 set).
+            // is not used until proven (minutes for the 7x7 set).
             if !crate::files::is_stamped(&path) {
-                self.note(&format!(
-                    "{}: not written by npuzzle here, or changed since, and not proven yet: \
-                     this board goes without the {} pattern databases (npuzzle pdb verify \
-                     proves them once, by rebuilding them)",
-                    path.display(),
-                    goal.size(),
-                ));
+                self.note(
+                    Note::new(format!(
+                        "{}: not written by npuzzle here, or changed since, and not proven \
+                         yet: this board goes without the {} pattern databases",
+                        path.display(),
+                        goal.size(),
+                    ))
+                    .with(Remedy::ProvePdbs),
+                );
                 return false;
             }
             paths.push(path);
@@ -452,14 +463,17 @@ impl Core {
         });
         if let Some(i) = late.into_inner().unwrap_or_else(|e| e.into_inner()) {
             let path = &paths[i];
-            self.note(&format!(
-                "the {} pattern databases in {} were not read within {:.0}% of the time \
-                 limit (a cold disk?): this board goes without them; what was read stays \
-                 cached for the next (npuzzle pdb verify reads them all)",
-                goal.size(),
-                path.parent().unwrap_or(path).display(),
-                WARM_SHARE * 100.0,
-            ));
+            self.note(
+                Note::new(format!(
+                    "the {} pattern databases in {} were not read within {:.0}% of the time \
+                     limit (a cold disk?): this board goes without them; what was read stays \
+                     cached for the next",
+                    goal.size(),
+                    path.parent().unwrap_or(path).display(),
+                    WARM_SHARE * 100.0,
+                ))
+                .with(Remedy::ProvePdbs),
+            );
             return false;
         }
         true
@@ -592,11 +606,16 @@ impl Core {
                         Some(dir) => format!("are not all in {}", dir.display()),
                         None => "have no folder to be found in".to_string(),
                     };
-                    self.note(&format!(
-                        "the {spec} pattern databases for {size} {lack}, and nothing is built \
-                         for this search: it goes without them (npuzzle pdb build --size \
-                         {size} --pdb \"{spec}\" builds them)"
-                    ));
+                    self.note(
+                        Note::new(format!(
+                            "the {spec} pattern databases for {size} {lack}, and nothing is \
+                             built for this search: it goes without them"
+                        ))
+                        .with(Remedy::BuildPdbs {
+                            size,
+                            set: Some(spec.to_string()),
+                        }),
+                    );
                 }
                 found.map(|h| (spec.to_string(), h))
             }

@@ -1,4 +1,4 @@
-//! The solving core: one [`Request`] and one board in, one [`Report`] out. Every face
+//! The solving core: one [`Request`] and one board in, one [`Answer`] out. Every face
 //! (the CLI, the server, Python) turns its options into a request and prints the answer,
 //! so the same question gets the same answer everywhere; all policy lives here: what
 //! `auto` runs on each size, which cached databases it uses and what it may build within

@@ -17,15 +17,15 @@ use crate::sequence::Metric;
 pub enum DatabaseSource {
     /// Given with the request, for the board's goal.
     Given,
-    /// Named by the request: loaded, or built within [`AUTO_BUILD_SECONDS`].
+    /// Named by the request: loaded, or built within a minute.
     Named,
     /// Auto's choice: the best set cached, or one that builds within
     /// [`build_budget`] seconds.
     Auto,
 }
 
-/// The seconds auto's database builds may take for `request`: [`AUTO_BUILD_SECONDS`], or
-/// the time limit where it is shorter.
+/// The seconds auto's database builds may take for `request`: 60, or the time limit where
+/// it is shorter.
 ///
 /// ```
 /// use npuzzle::request::{build_budget, Request};
@@ -280,7 +280,7 @@ pub fn sets_limit(time_limit: Option<Duration>, beam_width: Option<usize>) -> Op
 
 /// The share of a board's time limit the anytime solver's databases may take to be read
 /// from the folder (see `Core::region_pdbs`); past it the board goes without them.
-pub const WARM_SHARE: f64 = 0.25;
+pub(crate) const WARM_SHARE: f64 = 0.25;
 
 /// The goal of the anytime solver's last-region databases: the usual 6x6 one.
 pub fn region_goal() -> Board {

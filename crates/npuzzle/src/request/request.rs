@@ -12,13 +12,13 @@ use crate::search::{self, Algorithm};
 use crate::sequence::Metric;
 
 /// Seconds `auto` may spend building pattern databases it was not asked for.
-pub const AUTO_BUILD_SECONDS: f64 = 60.0;
+pub(crate) const AUTO_BUILD_SECONDS: f64 = 60.0;
 
 /// The exact search's time when `auto` was given none on a board of more than 16 cells
 /// (and exact answers were not required): after it the fast solver answers, with the
 /// bound proven. (On 16 to 25 cells with no databases at hand, the exact search gets
 /// half of the time, and the anytime solver's beams answer in the other half.)
-pub const AUTO_EXACT_SECONDS: u64 = 10;
+pub(crate) const AUTO_EXACT_SECONDS: u64 = 10;
 
 /// One solve: everything that says how a board is to be answered.
 #[derive(Clone)]
@@ -95,10 +95,10 @@ impl std::fmt::Debug for Request {
     }
 }
 
-pub(crate) fn bad(field: &'static str, reason: impl Into<String>) -> SearchError {
+pub(crate) fn bad(field: &'static str, reason: impl std::fmt::Display) -> SearchError {
     SearchError::BadRequest {
         field,
-        reason: reason.into(),
+        reason: reason.to_string(),
     }
 }
 

@@ -9,13 +9,118 @@ use crate::heuristic::pdb::PdbHeuristic;
 use crate::heuristic::pdb::{Load, CATALOGUE_24};
 use crate::layered::Progress;
 
+/// Something the core tells the person asking (a database being built or refused, a table
+/// left out), said once where it happens: what happened in words no face's commands are
+/// in, and what the person can do about it, if anything, which each face words its own
+/// way (the command line as a command).
+///
+/// ```
+/// use npuzzle::request::{Note, Remedy};
+/// let note = Note::new("no multi-tile tables").with(Remedy::BuildMtm { replace: false });
+/// assert_eq!(
+///     note.to_string(),
+///     "no multi-tile tables (remedy: build the 4x4 multi-tile tables once, ahead: about 2 minutes, 504 MB)"
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Note {
+    /// What happened.
+    pub text: String,
+    /// What would help, if anything.
+    pub remedy: Option<Remedy>,
+}
+
+impl Note {
+    /// A note that says `text`, with no remedy.
+    pub fn new(text: impl Into<String>) -> Note {
+        Note {
+            text: text.into(),
+            remedy: None,
+        }
+    }
+
+    /// The note with `remedy`.
+    pub fn with(mut self, remedy: Remedy) -> Note {
+        self.remedy = Some(remedy);
+        self
+    }
+}
+
+impl std::fmt::Display for Note {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.remedy {
+            Some(r) => write!(f, "{} (remedy: {r})", self.text),
+            None => f.write_str(&self.text),
+        }
+    }
+}
+
+/// What the person can do about a [`Note`]. Each face words it: the command line as the
+/// command that does it, the rest as [`Display`](std::fmt::Display) says.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Remedy {
+    /// Build pattern databases for `size` once, ahead, into the database folder: the set
+    /// named, or `size`'s default set (`None`); later searches find them there.
+    BuildPdbs {
+        /// The board size.
+        size: Size,
+        /// The set's name (`7-8`, `6-6-6-6x4`), or `None` for the size's default.
+        set: Option<String>,
+    },
+    /// Prove the database folder's files by rebuilding each and comparing (a file proven
+    /// is stamped and used from then on).
+    ProvePdbs,
+    /// Build the 4x4 multi-tile tables once, ahead, into the database folder (`replace`:
+    /// over an unsound file there).
+    BuildMtm {
+        /// Whether a file there is replaced.
+        replace: bool,
+    },
+}
+
+impl std::fmt::Display for Remedy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Remedy::BuildPdbs { size, set: None } => {
+                write!(f, "build the {size} pattern databases once, ahead")
+            }
+            Remedy::BuildPdbs {
+                size,
+                set: Some(set),
+            } => write!(
+                f,
+                "build the {set} pattern databases for {size} once, ahead"
+            ),
+            Remedy::ProvePdbs => f.write_str("prove the database folder's files once"),
+            Remedy::BuildMtm { replace } => write!(
+                f,
+                "{} the 4x4 multi-tile tables once, ahead: about 2 minutes, 504 MB",
+                if *replace { "rebuild" } else { "build" }
+            ),
+        }
+    }
+}
+
+impl From<String> for Note {
+    fn from(text: String) -> Note {
+        Note::new(text)
+    }
+}
+
+impl From<&str> for Note {
+    fn from(text: &str) -> Note {
+        Note::new(text)
+    }
+}
+
 /// What the core tells its caller while it works.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum Event<'a> {
-    /// Something the person asking should hear (a database being built or refused, a
-    /// table left out); said once, where it happens.
-    Note(&'a str),
+    /// Something the person asking should hear, said once, where it happens.
+    Note(&'a Note),
     /// A build's progress: what is built, and how far it has come.
     Building {
         /// What is built (`pdb 5`, `analyzing 3x4`).

@@ -1,6 +1,8 @@
 //! Distance tables and the multi-tile tables: at hand, in the folder, or built; a few kept in
 //! memory only, within a cap.
 
+use super::sources::{Note, Remedy};
+use crate::error::{DatabaseError, FileError};
 use std::sync::Arc;
 
 use super::core::*;
@@ -21,27 +23,25 @@ thread_local! {
 
 /// Goals whose tables a core keeps in memory at most (a 3x3 table is 22 KiB; a client
 /// asking for endless goals must not grow it without end).
-pub const MEMORY_TABLES: usize = 64;
+pub(crate) const MEMORY_TABLES: usize = 64;
 
 /// Bytes of tables a core keeps in memory at most (eight 12-cell tables).
-pub const MEMORY_TABLE_BYTES: u64 = 256 << 20;
+pub(crate) const MEMORY_TABLE_BYTES: u64 = 256 << 20;
 
 /// The file of the multi-tile tables (`pdb build --metric mtm`) in the database folder.
 pub const MTM_FILE: &str = "mtm-4x4-rows-blocks.npz";
 
 /// The multi-tile tables in the database folder `dir`: `None` if there are none, an error
-/// naming the file if they are there but unsound (or not a regular file).
-pub fn load_mtm(dir: &std::path::Path) -> Result<Option<MtmRows>, String> {
+/// if they are there but unsound (or not a regular file: [`FileError::Io`] then names it).
+pub fn load_mtm(dir: &std::path::Path) -> Result<Option<MtmRows>, DatabaseError> {
     let path = dir.join(MTM_FILE);
     match crate::files::read_regular(&path) {
-        Ok(bytes) => MtmRows::from_bytes(bytes).map(Some).map_err(|e| {
-            format!(
-                "{}: {e}; not used (rebuild: npuzzle pdb build --size 4x4 --metric mtm --force)",
-                path.display()
-            )
-        }),
+        Ok(bytes) => Ok(Some(MtmRows::from_bytes(bytes)?)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(format!("{}: {e}; not used", path.display())),
+        Err(e) => Err(DatabaseError::File(FileError::Io {
+            path: path.display().to_string(),
+            error: e.to_string(),
+        })),
     }
 }
 
@@ -98,7 +98,7 @@ impl Core {
         match DistanceTable::load(&path) {
             Ok(t) if t.goal() == goal => Some(t),
             Ok(t) => {
-                self.note(&format!(
+                self.note(format!(
                     "{}: expected a table for goal {goal}, found one for {}; ignoring it",
                     path.display(),
                     t.goal()
@@ -106,7 +106,7 @@ impl Core {
                 None
             }
             Err(e) => {
-                self.note(&format!("{}: {e}; ignoring it", path.display()));
+                self.note(format!("{}: {e}; ignoring it", path.display()));
                 None
             }
         }
@@ -118,7 +118,7 @@ impl Core {
         let states: f64 = (2..=size.cells()).map(|k| k as f64).product::<f64>() / 2.0;
         let large = states > 5e6;
         if large && crate::analysis::memory_needed(size) <= limits.max_memory {
-            self.note(&format!(
+            self.note(format!(
                 "searching all {states:.0} states of {size} to goal {goal} (about {} of memory)",
                 crate::error::human_bytes(crate::analysis::memory_needed(size))
             ));
@@ -137,12 +137,12 @@ impl Core {
         };
         let path = dir.join(Core::table_file(table.goal()));
         match table.save(&path) {
-            Ok(()) => self.note(&format!(
+            Ok(()) => self.note(format!(
                 "table saved to {} ({})",
                 path.display(),
                 crate::error::human_bytes(table.memory())
             )),
-            Err(e) => self.note(&format!("cannot save the table to {}: {e}", path.display())),
+            Err(e) => self.note(format!("cannot save the table to {}: {e}", path.display())),
         }
     }
 
@@ -154,16 +154,28 @@ impl Core {
                 let t = match self.sources.pdb_dir.as_deref().map(load_mtm) {
                     Some(Ok(t)) => t,
                     Some(Err(e)) => {
-                        self.note(&e);
+                        let path = self.sources.pdb_dir.as_deref().map(|d| d.join(MTM_FILE));
+                        let at = path.map(|p| p.display().to_string()).unwrap_or_default();
+                        let note = match e {
+                            DatabaseError::File(FileError::Io { .. }) => {
+                                Note::new(format!("{e}; the multi-tile tables are not used"))
+                            }
+                            _ => Note::new(format!("{at}: {e}; not used"))
+                                .with(Remedy::BuildMtm { replace: true }),
+                        };
+                        self.note(note);
                         None
                     }
                     None => None,
                 };
                 if t.is_none() {
                     self.note(
-                        "no multi-tile tables cached: 4x4 boards are searched with the walking \
-                         distance, which can take minutes; `npuzzle pdb build --size 4x4 \
-                         --metric mtm` (about 2 minutes, 504 MB) makes them a second or less",
+                        Note::new(
+                            "no multi-tile tables cached: 4x4 boards are searched with the \
+                             walking distance, which can take minutes; with the tables, a \
+                             second or less",
+                        )
+                        .with(Remedy::BuildMtm { replace: false }),
                     );
                 }
                 t.map(Arc::new)

@@ -353,7 +353,7 @@ pub struct FastAnswer {
 
 /// Nodes the weighted search in [`fast_pdb`] may expand before the reduction solver
 /// answers instead (about a fifth of a second here).
-pub const FAST_PDB_NODES: u64 = 2_000_000;
+pub(crate) const FAST_PDB_NODES: u64 = 2_000_000;
 
 /// The fast solver with pattern databases for the goal at hand: weighted database IDA*
 /// (weight 1.2 on 16 cells or fewer, 1.5 beyond), within 2,000,000 (`FAST_PDB_NODES`) nodes, so the

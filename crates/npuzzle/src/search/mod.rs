@@ -33,9 +33,10 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use astar::{astar, astar_weighted};
+pub(crate) use beam::STAGED_LAST_SIDE;
 pub use beam::{
     anytime, anytime_with_databases, beam, beams_at_width, check_beam_width, AnytimeAnswer,
-    ANYTIME_MAX_WIDTH, ANYTIME_SECONDS, STAGED_LAST_SIDE, STAGED_L_SIDE,
+    ANYTIME_MAX_WIDTH, ANYTIME_SECONDS,
 };
 pub(crate) use beam::{anytime_above, anytime_time};
 pub use beam::{ranking_samples, region_for};
@@ -157,7 +158,7 @@ pub const FAST_FROM: usize = 26;
 /// The nodes `Auto` gives IDA* on boards of [`FAST_FROM`] cells or more before it
 /// answers with the fast solver: a few milliseconds, enough for boards a few dozen moves
 /// from the goal.
-pub const AUTO_QUICK_NODES: u64 = 100_000;
+pub(crate) const AUTO_QUICK_NODES: u64 = 100_000;
 
 /// What `Auto` answers on boards of [`FAST_FROM`] cells or more: IDA* with `heuristic`
 /// for [`AUTO_QUICK_NODES`] nodes (boards a few dozen moves from the goal are common,

@@ -180,13 +180,16 @@ pub(crate) fn per_mille(weight: f64, algorithm: &'static str) -> Result<u64, Sea
 /// ```
 /// use npuzzle::search::check_weight;
 /// assert_eq!(check_weight(1.5), Ok(1.5));
-/// assert_eq!(check_weight(0.5).unwrap_err(), "expected from 1 to 100, found 0.5");
+/// assert_eq!(check_weight(0.5).unwrap_err().to_string(), "expected from 1 to 100, found 0.5");
 /// assert!(check_weight(f64::NAN).is_err());
 /// ```
-pub fn check_weight(weight: f64) -> Result<f64, String> {
+pub fn check_weight(weight: f64) -> Result<f64, crate::RangeError> {
     if (1.0..=100.0).contains(&weight) {
         Ok(weight)
     } else {
-        Err(format!("expected from 1 to 100, found {weight}"))
+        Err(crate::RangeError {
+            expected: "from 1 to 100".to_string(),
+            found: weight.to_string(),
+        })
     }
 }

@@ -17,13 +17,14 @@
 //! `bench/train-ranking.py` (see README, "Big boards, short answers").
 
 use crate::board::{Board, Size};
+use crate::error::FileError;
 use crate::heuristic::pdb::PdbHeuristic;
 
 /// The file's first bytes.
 const MAGIC: &[u8; 8] = b"NPZRANK1";
 
 /// Entries of a database up to this are weighed apart; larger ones as this.
-pub const ENTRY_SLOTS: usize = 64;
+pub(crate) const ENTRY_SLOTS: usize = 64;
 
 /// The weights shipped: fitted for 7x7 boards with the 7x7 set (`npuzzle pdb build
 /// --size 7x7`).
@@ -98,18 +99,22 @@ impl Ranking {
     /// use npuzzle::search::ranking::Ranking;
     /// let r = Ranking::shipped("7x7".parse().unwrap()).unwrap();
     /// assert_eq!(Ranking::parse(&r.to_bytes()).unwrap(), r);
-    /// assert!(Ranking::parse(b"NPZRANK1\x07").unwrap_err().contains("byte 9"));
+    /// assert!(Ranking::parse(b"NPZRANK1\x07").unwrap_err().to_string().contains("byte 9"));
     /// ```
-    pub fn parse(bytes: &[u8]) -> Result<Ranking, String> {
-        let mut r = Reader { bytes, at: 0 };
-        let magic = r.take(8, "the file's name")?;
+    pub fn parse(bytes: &[u8]) -> Result<Ranking, FileError> {
+        let magic = &bytes[..bytes.len().min(8)];
         if magic != MAGIC {
-            return Err(format!(
-                "expected a ranking file starting {:?}, found {:?}",
-                String::from_utf8_lossy(MAGIC),
-                String::from_utf8_lossy(magic)
-            ));
+            return Err(FileError::BadMagic {
+                expected: String::from_utf8_lossy(MAGIC).into_owned(),
+                found: String::from_utf8_lossy(magic).into_owned(),
+            });
         }
+        Ranking::parse_after_magic(bytes).map_err(FileError::Invalid)
+    }
+
+    /// [`Ranking::parse`] past the magic: what is wrong, in words.
+    fn parse_after_magic(bytes: &[u8]) -> Result<Ranking, String> {
+        let mut r = Reader { bytes, at: 8 };
         let (w, h) = (r.byte("the width")?, r.byte("the height")?);
         let size = Size::new(w as usize, h as usize).map_err(|e| format!("the board size: {e}"))?;
         let n = size.cells();
@@ -207,7 +212,7 @@ impl Ranking {
         tile_cell: Vec<f32>,
         entry: Vec<f32>,
         scalar: [f32; 4],
-    ) -> Result<Ranking, String> {
+    ) -> Result<Ranking, FileError> {
         let r = Ranking {
             size,
             groups,
@@ -220,10 +225,10 @@ impl Ranking {
         // One check for both ways in: the bytes are read back.
         if r.size.width() > 255 || r.size.height() > 255 || r.lookups > 255 || r.groups.len() > 255
         {
-            return Err(format!(
+            return Err(FileError::Invalid(format!(
                 "expected at most 255 a side, lookups and databases, found {:?}",
                 r.size
-            ));
+            )));
         }
         Ranking::parse(&r.to_bytes())
     }
@@ -387,34 +392,43 @@ mod tests {
         assert_eq!(Ranking::parse(&good).unwrap(), small(0.3, 1));
         // Cut anywhere: refused.
         for k in 0..good.len() {
-            let e = Ranking::parse(&good[..k]).unwrap_err();
-            assert!(e.starts_with("expected"), "{k}: {e}");
+            let e = Ranking::parse(&good[..k]).unwrap_err().to_string();
+            assert!(e.contains("expected"), "{k}: {e}");
         }
         let mut long = good.clone();
         long.push(0);
-        let e = Ranking::parse(&long).unwrap_err();
+        let e = Ranking::parse(&long).unwrap_err().to_string();
         assert!(e.contains("1 bytes more"), "{e}");
         let mut bad = good.clone();
         bad[0] = b'X';
-        assert!(Ranking::parse(&bad).unwrap_err().contains("NPZRANK1"));
+        assert!(Ranking::parse(&bad)
+            .unwrap_err()
+            .to_string()
+            .contains("NPZRANK1"));
         // A tile twice, the blank, a tile past the board.
         for (at, t) in [(14, 1u8), (14, 0), (14, 9)] {
             let mut bad = good.clone();
             bad[at] = t;
-            let e = Ranking::parse(&bad).unwrap_err();
+            let e = Ranking::parse(&bad).unwrap_err().to_string();
             assert!(e.contains(&format!("found {t} in database")), "{e}");
         }
         // Lookups 0 or 3.
         for l in [0u8, 3] {
             let mut bad = good.clone();
             bad[10] = l;
-            assert!(Ranking::parse(&bad).unwrap_err().contains("1 or 2 lookups"));
+            assert!(Ranking::parse(&bad)
+                .unwrap_err()
+                .to_string()
+                .contains("1 or 2 lookups"));
         }
         // A weight that is not a number.
         let mut bad = good.clone();
         let at = bad.len() - 4;
         bad[at..].copy_from_slice(&f32::NAN.to_le_bytes());
-        assert!(Ranking::parse(&bad).unwrap_err().contains("finite"));
+        assert!(Ranking::parse(&bad)
+            .unwrap_err()
+            .to_string()
+            .contains("finite"));
         assert!(Ranking::from_parts(
             "3x3".parse().unwrap(),
             vec![vec![1, 2]],

@@ -4,6 +4,7 @@
 
 use super::{PatternDb, MAX_TILES};
 use crate::board::Board;
+use crate::error::DatabaseError;
 
 /// No database: the owner of a tile that no pattern holds.
 pub(crate) const NONE: u8 = u8::MAX;
@@ -80,7 +81,7 @@ impl PdbHeuristic {
     /// let h = PdbHeuristic::new(&goal, vec![a, b]).unwrap();
     /// assert_eq!(h.estimate(&goal), 0);
     /// ```
-    pub fn new(goal: &Board, dbs: Vec<PatternDb>) -> Result<PdbHeuristic, String> {
+    pub fn new(goal: &Board, dbs: Vec<PatternDb>) -> Result<PdbHeuristic, DatabaseError> {
         Self::catalogue(goal, vec![dbs])
     }
 
@@ -107,7 +108,18 @@ impl PdbHeuristic {
     /// assert!(both.estimate(&board) >= one.estimate(&board));
     /// assert_eq!(both.partitions(), 2);
     /// ```
-    pub fn catalogue(goal: &Board, parts: Vec<Vec<PatternDb>>) -> Result<PdbHeuristic, String> {
+    pub fn catalogue(
+        goal: &Board,
+        parts: Vec<Vec<PatternDb>>,
+    ) -> Result<PdbHeuristic, DatabaseError> {
+        Self::catalogue_in_words(goal, parts).map_err(DatabaseError::Mismatch)
+    }
+
+    /// [`PdbHeuristic::catalogue`], what is wrong in words.
+    fn catalogue_in_words(
+        goal: &Board,
+        parts: Vec<Vec<PatternDb>>,
+    ) -> Result<PdbHeuristic, String> {
         let n = goal.cells().len();
         let size = goal.size();
         let w = size.width();

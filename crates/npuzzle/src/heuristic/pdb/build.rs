@@ -104,7 +104,7 @@ impl PatternDb {
         let k = tiles.len();
         check_pattern(size, tiles).map_err(|reason| SearchError::Unsupported {
             algorithm: "pdb",
-            reason,
+            reason: reason.to_string(),
         })?;
         if zero_aware && n > ZERO_AWARE_MAX_CELLS {
             return Err(SearchError::Unsupported {

@@ -2,6 +2,7 @@
 //! forged and sealed again, or written by a faulty build) shows as entries that no
 //! breadth-first search could have written.
 
+use crate::error::DatabaseError;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::build::Grid;
@@ -49,7 +50,7 @@ impl PatternDb {
     /// let forged = PatternDb::from_bytes(&bytes).unwrap();
     /// assert!(forged.check_consistent(1).is_err());
     /// ```
-    pub fn check_consistent(&self, threads: usize) -> Result<(), String> {
+    pub fn check_consistent(&self, threads: usize) -> Result<(), DatabaseError> {
         let size = self.goal.size();
         let (n, k) = (size.cells(), self.tiles.len());
         let grid = Grid::new(size);
@@ -147,13 +148,13 @@ impl PatternDb {
                         format!("({},{})", cell.row, cell.col)
                     })
                     .collect();
-                Err(format!(
+                Err(DatabaseError::Unsound(format!(
                     "expected entries that a build could have written, found {} for tiles {:?} at \
                      {} (entry {p}), which its neighbours contradict (forged or corrupt)",
                     self.at(p),
                     self.tiles,
                     cells.join(", ")
-                ))
+                )))
             }
         }
     }

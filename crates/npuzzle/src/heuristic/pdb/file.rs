@@ -5,9 +5,9 @@
 use std::io::Read;
 use std::path::Path;
 
-use super::{check_pattern, entry_width, huge_buffer, huge_copy, PatternDb, Placement};
+use super::{entry_width, huge_buffer, huge_copy, PatternDb, Placement};
 use crate::board::{Board, Size};
-use crate::error::{human_bytes, FileError};
+use crate::error::{human_bytes, DatabaseError, FileError};
 use crate::files::{check_header, check_trailer, io_error, seal, Reader};
 use crate::limits::Limits;
 use memmap2::Mmap;
@@ -81,11 +81,11 @@ struct Header {
 }
 
 /// The first bytes of a pattern database file.
-pub const PDB_MAGIC: &[u8; 8] = b"NPZPATDB";
+pub(crate) const PDB_MAGIC: &[u8; 8] = b"NPZPATDB";
 /// The format version of plain databases (a byte an entry).
-pub const PDB_VERSION: u32 = 1;
+pub(crate) const PDB_VERSION: u32 = 1;
 /// The format version of zero-aware databases (four bytes an entry).
-pub const PDB_VERSION_ZERO_AWARE: u32 = 2;
+pub(crate) const PDB_VERSION_ZERO_AWARE: u32 = 2;
 
 /// What a database file's header says: enough to list it without reading (or
 /// checksumming) its entries.
@@ -143,7 +143,7 @@ fn parse_header(bytes: &[u8], file_len: u64) -> Result<Header, FileError> {
     let goal = Board::from_cells(size, r.take(n)?.to_vec())
         .map_err(|e| FileError::Invalid(format!("goal: {e}")))?;
     let tiles = r.take(k)?.to_vec();
-    check_pattern(size, &tiles).map_err(FileError::Invalid)?;
+    super::partition::check_pattern_in_words(size, &tiles).map_err(FileError::Invalid)?;
     let len = r.u64()?;
     let place = Placement::new(n, k);
     if len != place.count() {
@@ -393,7 +393,7 @@ impl PatternDb {
     /// let db = PatternDb::build(&goal, &[1, 2, 3, 4], &Limits::default(), 1, &mut |_| {}).unwrap();
     /// assert!(db.prove(&Limits::default(), 1).is_ok());
     /// ```
-    pub fn prove(&self, limits: &Limits, threads: usize) -> Result<(), String> {
+    pub fn prove(&self, limits: &Limits, threads: usize) -> Result<(), DatabaseError> {
         let sound = PatternDb::build_of(
             self.goal(),
             self.tiles(),
@@ -402,15 +402,15 @@ impl PatternDb {
             &mut |_| {},
             self.is_zero_aware(),
         )
-        .map_err(|e| format!("cannot check it against a new build: {e}"))?;
+        .map_err(DatabaseError::Unchecked)?;
         let (mine, theirs) = (self.entries(), sound.entries());
         if let Some(i) = (0..mine.len()).find(|&i| mine[i] != theirs[i]) {
             let entry = i / self.width();
-            return Err(format!(
+            return Err(DatabaseError::Unsound(format!(
                 "expected the entries of a breadth-first search, found another at entry {entry} \
                  of {} (forged or corrupt)",
                 self.len()
-            ));
+            )));
         }
         Ok(())
     }
@@ -420,43 +420,44 @@ impl PatternDb {
     /// did not write or prove here (its stamp beside it, `NAME.checked`, names another
     /// file, or the file changed since) is proven by [`prove`](PatternDb::prove) when it
     /// is small enough to rebuild at once (up to [`PROVE_ON_LOAD`] entries) and stamped
-    /// if sound; a larger one is refused (`npuzzle pdb verify` proves it). The message
+    /// if sound; a larger one is refused ([`DatabaseError::Unproven`]). The error
     /// says what was expected and found.
     pub fn open_checked(
         path: &Path,
         goal: &Board,
         tiles: &[u8],
         how: Load,
-    ) -> Result<PatternDb, String> {
+    ) -> Result<PatternDb, DatabaseError> {
         // Taken before the bytes are read: a change made while they are read gives the
         // file another change time than a stamp records.
         let meta = crate::files::open_regular(path)
             .and_then(|f| f.metadata())
-            .map_err(|e| e.to_string())?;
-        let db = PatternDb::open(path, how).map_err(|e| e.to_string())?;
+            .map_err(|e| FileError::Io {
+                path: path.display().to_string(),
+                error: e.to_string(),
+            })?;
+        let db = PatternDb::open(path, how)?;
         if db.goal() != goal || db.tiles() != tiles {
-            return Err(format!(
+            return Err(DatabaseError::Mismatch(format!(
                 "expected tiles {tiles:?} for goal {goal}, found tiles {:?} for goal {}",
                 db.tiles(),
                 db.goal()
-            ));
+            )));
         }
         if db.value(goal) != 0 {
-            return Err(format!(
+            return Err(DatabaseError::Unsound(format!(
                 "expected 0 moves at the goal, found {}: the entries are not this goal's",
                 db.value(goal)
-            ));
+            )));
         }
         let seal = db.stored_seal();
         if seal.is_some_and(|s| crate::files::stamp_matches(path, &meta, s)) {
             return Ok(db);
         }
         if db.len() as u64 > PROVE_ON_LOAD {
-            return Err(format!(
-                "not written by npuzzle here, or changed since (no stamp names this file): not \
-                 used until proven (npuzzle pdb verify rebuilds it and compares, about {})",
-                crate::error::human_seconds(super::build_seconds(goal, tiles, 0))
-            ));
+            return Err(DatabaseError::Unproven {
+                seconds: super::build_seconds(goal, tiles, 0),
+            });
         }
         db.prove(&Limits::default(), 0)?;
         if let Some(s) = seal {
@@ -468,5 +469,5 @@ impl PatternDb {
 
 /// The most entries a database file may have to be proven as it is loaded (rebuilt and
 /// compared: 8,388,608 entries take about a second here); a larger file npuzzle did not
-/// write is refused until `npuzzle pdb verify` proves it.
+/// write is refused until proven ([`DatabaseError::Unproven`]).
 pub const PROVE_ON_LOAD: u64 = 1 << 23;

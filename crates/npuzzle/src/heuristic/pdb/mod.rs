@@ -42,8 +42,7 @@ pub(crate) use additive::{check_partition_count, Side, NONE};
 pub use additive::{PdbHeuristic, MAX_SIDES};
 pub use build::{build_memory, build_memory_of, build_seconds};
 pub use file::{
-    cached_file, file_name, file_name_of, zero_aware_file_name, Load, PdbInfo, PDB_MAGIC,
-    PDB_VERSION, PDB_VERSION_ZERO_AWARE,
+    cached_file, file_name, file_name_of, zero_aware_file_name, Load, PdbInfo, PROVE_ON_LOAD,
 };
 pub use partition::{check_pattern, partition, partitions, CATALOGUE_24, PRESETS};
 pub use placement::Placement;
@@ -53,11 +52,11 @@ pub const MAX_CELLS: usize = 64;
 /// The most tiles in one pattern.
 pub const MAX_TILES: usize = 12;
 /// The most cells of a board a zero-aware database is built for: an entry is 32 bits, the
-/// plain value in the low [`ZERO_AWARE_VALUE_BITS`] and a bit per cell above them.
+/// plain value in the low 7 bits and a bit per cell above them.
 pub const ZERO_AWARE_MAX_CELLS: usize = 32 - ZERO_AWARE_VALUE_BITS as usize;
 /// The bits of a zero-aware entry that hold the plain value (values up to 126; all set:
 /// a placement no build reaches).
-pub const ZERO_AWARE_VALUE_BITS: u32 = 7;
+pub(crate) const ZERO_AWARE_VALUE_BITS: u32 = 7;
 /// The plain value's bits of a zero-aware entry.
 const VALUE_MASK: u32 = (1 << ZERO_AWARE_VALUE_BITS) - 1;
 
@@ -232,7 +231,7 @@ impl PatternDb {
 
     /// The entries' bytes in index order: one byte per placement, or for a zero-aware
     /// database four (a little-endian word: the plain value in the low
-    /// [`ZERO_AWARE_VALUE_BITS`], then a bit per cell, set where the blank's region needs
+    /// 7 bits, then a bit per cell, set where the blank's region needs
     /// one move more).
     pub fn entries(&self) -> &[u8] {
         &self.data[self.start..self.start + self.width() * self.place.count() as usize]

@@ -2,6 +2,7 @@
 
 use super::{MAX_CELLS, MAX_TILES};
 use crate::board::{Board, Size};
+use crate::error::DatabaseError;
 
 /// The tiles a goal has on `cells` (the blank's cell left out).
 fn tiles_on(goal: &Board, cells: &[usize]) -> Vec<u8> {
@@ -51,7 +52,12 @@ pub const PRESETS: [&str; 5] = ["7-8", "6-6-3", "5-5-5", "6-6-6-6", "auto"];
 /// assert_eq!(partition(&goal, "1,2/3").unwrap(), vec![vec![1, 2], vec![3]]);
 /// assert!(partition(&goal, "1,2/2").is_err());
 /// ```
-pub fn partition(goal: &Board, spec: &str) -> Result<Vec<Vec<u8>>, String> {
+pub fn partition(goal: &Board, spec: &str) -> Result<Vec<Vec<u8>>, DatabaseError> {
+    partition_in_words(goal, spec).map_err(DatabaseError::Pattern)
+}
+
+/// [`partition`], what is wrong in words.
+fn partition_in_words(goal: &Board, spec: &str) -> Result<Vec<Vec<u8>>, String> {
     let size = goal.size();
     let (w, h, n) = (size.width(), size.height(), size.cells());
     let blocks = |groups: &[&[usize]]| blocks(goal, groups);
@@ -102,8 +108,8 @@ pub fn partition(goal: &Board, spec: &str) -> Result<Vec<Vec<u8>>, String> {
             &[37, 43, 44, 45],
             &[39, 40, 46, 47],
         ]),
-        ("auto", 4, 4) => return partition(goal, "7-8"),
-        ("auto", 5, 5) => return partition(goal, "6-6-6-6"),
+        ("auto", 4, 4) => return partition_in_words(goal, "7-8"),
+        ("auto", 5, 5) => return partition_in_words(goal, "6-6-6-6"),
         ("auto", _, _) => {
             // Groups of at most 6 tiles in goal order, as even as possible.
             let tiles: Vec<u8> = goal.cells().iter().copied().filter(|&t| t != 0).collect();
@@ -142,7 +148,7 @@ pub fn partition(goal: &Board, spec: &str) -> Result<Vec<Vec<u8>>, String> {
     };
     let mut seen = vec![false; n];
     for p in &parts {
-        check_pattern(size, p)?;
+        check_pattern_in_words(size, p)?;
         for &t in p {
             if std::mem::replace(&mut seen[t as usize], true) {
                 return Err(format!("expected disjoint patterns, found tile {t} in two"));
@@ -194,14 +200,19 @@ const CATALOGUE_24_CELLS: [[[usize; 6]; 4]; 3] = [
 /// assert_eq!(p[1], vec![vec![1, 4, 7], vec![2, 5, 8, 3, 6]]);
 /// assert!(partitions(&goal, "1,2+").is_err());
 /// ```
-pub fn partitions(goal: &Board, spec: &str) -> Result<Vec<Vec<Vec<u8>>>, String> {
+pub fn partitions(goal: &Board, spec: &str) -> Result<Vec<Vec<Vec<u8>>>, DatabaseError> {
+    partitions_in_words(goal, spec).map_err(DatabaseError::Pattern)
+}
+
+/// [`partitions`], what is wrong in words.
+fn partitions_in_words(goal: &Board, spec: &str) -> Result<Vec<Vec<Vec<u8>>>, String> {
     let size = goal.size();
     if spec.trim() == CATALOGUE_24 {
         if (size.width(), size.height()) != (5, 5) {
             return Err(format!("the preset {CATALOGUE_24} is for 5x5, not {size}"));
         }
         // `6-6-6-6` first, then the others, laid out as the presets are.
-        let mut all = vec![partition(goal, "6-6-6-6")?];
+        let mut all = vec![partition_in_words(goal, "6-6-6-6")?];
         for groups in &CATALOGUE_24_CELLS {
             let groups: Vec<&[usize]> = groups.iter().map(|g| g.as_slice()).collect();
             all.push(blocks(goal, &groups));
@@ -217,14 +228,19 @@ pub fn partitions(goal: &Board, spec: &str) -> Result<Vec<Vec<Vec<u8>>>, String>
                     i + 1
                 ));
             }
-            partition(goal, one)
+            partition_in_words(goal, one)
         })
         .collect()
 }
 
 /// Checks that `tiles` is a usable pattern on `size`: distinct tiles, none the blank, at
 /// most [`MAX_TILES`], and a board of at most [`MAX_CELLS`] cells.
-pub fn check_pattern(size: Size, tiles: &[u8]) -> Result<(), String> {
+pub fn check_pattern(size: Size, tiles: &[u8]) -> Result<(), DatabaseError> {
+    check_pattern_in_words(size, tiles).map_err(DatabaseError::Pattern)
+}
+
+/// [`check_pattern`], what is wrong in words.
+pub(crate) fn check_pattern_in_words(size: Size, tiles: &[u8]) -> Result<(), String> {
     let n = size.cells();
     if n > MAX_CELLS {
         return Err(format!(

@@ -106,7 +106,7 @@ pub(super) const ANYTIME_MIN_BEAM_MEMORY: u64 = 1 << 30;
 /// The anytime solver for big boards: the best answer it can find within the time limit
 /// ([`ANYTIME_SECONDS`] without one), which only ever gets shorter as it runs.
 ///
-/// It runs, in turn: IDA* with linear conflict for [`AUTO_QUICK_NODES`](super::super::AUTO_QUICK_NODES)
+/// It runs, in turn: IDA* with linear conflict for 100,000
 /// nodes (boards a few dozen moves from the goal: a proven answer); the fast solver (an
 /// answer at once); then beams ([`beam`]) of growing width, each capped by the best
 /// answer so far, the width chosen to fill the time left; and last, every window of 16
@@ -248,9 +248,9 @@ pub(crate) fn anytime_above(
 ) -> Result<AnytimeAnswer, SearchError> {
     use std::time::Duration;
     if let Some(w) = fixed {
-        check_beam_width(w).map_err(|reason| SearchError::BadRequest {
+        check_beam_width(w).map_err(|e| SearchError::BadRequest {
             field: "beam_width",
-            reason,
+            reason: e.to_string(),
         })?;
     }
     // A margin of 6% (at most 0.3 s) for what cannot stop at once: the layer or window

@@ -129,23 +129,24 @@ impl NodeCount {
 }
 
 /// The most database sets a beam's last region is ranked by (the largest estimate wins).
-pub const MAX_REGION_SETS: usize = 2;
+pub(crate) const MAX_REGION_SETS: usize = 2;
 
 /// The most tiles a database that ranks a beam's region may have (its tiles' cells are
 /// kept a byte each in one word).
-pub const MAX_WORD_TILES: usize = 8;
+pub(crate) const MAX_WORD_TILES: usize = 8;
 
-/// The widest beam [`anytime`] tries (memory: 4 bytes per position per layer for
+/// The widest beam [`anytime`](super::anytime) tries (memory: 4 bytes per position per layer for
 /// the way back, plus the layers themselves).
 pub const ANYTIME_MAX_WIDTH: usize = 1 << 20;
 
 /// Checks a beam width asked for: 1 to [`ANYTIME_MAX_WIDTH`].
-pub fn check_beam_width(width: usize) -> Result<(), String> {
+pub fn check_beam_width(width: usize) -> Result<(), crate::RangeError> {
     if (1..=ANYTIME_MAX_WIDTH).contains(&width) {
         Ok(())
     } else {
-        Err(format!(
-            "expected a beam width from 1 to {ANYTIME_MAX_WIDTH}, found {width}"
-        ))
+        Err(crate::RangeError {
+            expected: format!("a beam width from 1 to {ANYTIME_MAX_WIDTH}"),
+            found: width.to_string(),
+        })
     }
 }

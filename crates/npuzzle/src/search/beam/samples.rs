@@ -38,8 +38,8 @@ pub fn ranking_samples(
     let size = start.size();
     let goal = Board::solved(size);
     let bad = |field, reason: String| SearchError::BadRequest { field, reason };
-    check_beam_width(options.width).map_err(|r| bad("width", r))?;
-    check_beam_width(options.label_width).map_err(|r| bad("label_width", r))?;
+    check_beam_width(options.width).map_err(|r| bad("width", r.to_string()))?;
+    check_beam_width(options.label_width).map_err(|r| bad("label_width", r.to_string()))?;
     if !(1..=64).contains(&options.per_layer) {
         return Err(bad(
             "per_layer",

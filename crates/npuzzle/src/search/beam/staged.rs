@@ -49,7 +49,7 @@ pub(super) fn unbounded(limits: &Limits) -> Limits {
 }
 
 /// The side of the last region [`beam`] and [`anytime`] leave to one beam over all its tiles.
-pub const STAGED_LAST_SIDE: usize = 6;
+pub(crate) const STAGED_LAST_SIDE: usize = 6;
 
 /// Regions no more than this on a side (and bigger than the last region on both) lose their
 /// top row and left column together, in one beam over the L the two make. Measured with
@@ -57,7 +57,7 @@ pub const STAGED_LAST_SIDE: usize = 6;
 /// 16x16), length over Manhattan, a line at a time against Ls: 7x7 1.671 against 1.618,
 /// 8x8 1.730 against 1.666, 10x10 1.892 against 1.832; 16x16 2.010 with lines only, 2.051
 /// with Ls from the start, 1.989 with Ls from 10x10 down.
-pub const STAGED_L_SIDE: usize = 10;
+pub(crate) const STAGED_L_SIDE: usize = 10;
 
 /// Per stage of a [`staged`] run, in order: its moves and its seconds.
 pub(crate) type StageLog = Vec<(usize, f64)>;
@@ -237,7 +237,7 @@ pub(crate) fn staged(
 
 /// A beam search from `start` to `goal` with `width` positions per layer, within
 /// `limits`, on `threads` threads (0: every core): a valid solution, not proven shortest.
-/// Boards bigger than 5x5 are solved a line at a time ([`STAGED_LAST_SIDE`]). Wider
+/// Boards bigger than 5x5 are solved a line at a time, down to a 6x6 corner. Wider
 /// beams take longer and find shorter answers.
 ///
 /// ```

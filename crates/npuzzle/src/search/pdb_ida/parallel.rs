@@ -193,7 +193,7 @@ impl<const S: usize, const L: usize> Passes for Parallel<'_, S, L> {
     }
 }
 
-/// [`idastar_pdb`] on `threads` threads: each pass expands the tree a few levels into a
+/// [`idastar_pdb`](super::idastar_pdb) on `threads` threads: each pass expands the tree a few levels into a
 /// frontier of at least 64 nodes per thread, which the threads then take one by one. Any
 /// solution within a pass's bound is optimal (the previous pass found none two moves
 /// shorter, and lengths keep their parity), so the first one found ends the search.

@@ -43,7 +43,7 @@ pub struct SubtreePass {
 /// estimate): the tree from `start` expanded level by level, pruned by the bound, until at
 /// least `min_paths` roots lie at the deepest level (or none is left). With
 /// [`pass_subtrees`] over all of its paths, it does the work of one pass of
-/// [`idastar_pdb`]: in a pass without a solution the same nodes expanded and generated
+/// [`idastar_pdb`](super::idastar_pdb): in a pass without a solution the same nodes expanded and generated
 /// and the same smallest `f` beyond the bound; in the pass with one, the same first
 /// solution when the roots are searched in order, and the same nodes but for those the
 /// frontier holds past that solution's root (a one-thread pass stops before them). That
