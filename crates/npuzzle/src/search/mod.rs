@@ -258,7 +258,7 @@ pub fn compared() -> Vec<(Algorithm, Option<HeuristicKind>)> {
 }
 
 /// Solves one board with the named algorithm; `heuristic` is used by `astar` and
-/// `idastar`. `Auto` is the core's to resolve ([`crate::solve`], [`crate::Core`]): asked
+/// `idastar`. `Auto` is the solving core's to resolve (the root's `solve`, a `Core`): asked
 /// here, it is refused.
 pub(crate) fn solve(
     start: &Board,

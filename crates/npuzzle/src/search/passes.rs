@@ -183,11 +183,11 @@ pub(crate) fn per_mille(weight: f64, algorithm: &'static str) -> Result<u64, Sea
 /// assert_eq!(check_weight(0.5).unwrap_err().to_string(), "expected from 1 to 100, found 0.5");
 /// assert!(check_weight(f64::NAN).is_err());
 /// ```
-pub fn check_weight(weight: f64) -> Result<f64, crate::RangeError> {
+pub fn check_weight(weight: f64) -> Result<f64, crate::error::RangeError> {
     if (1.0..=100.0).contains(&weight) {
         Ok(weight)
     } else {
-        Err(crate::RangeError {
+        Err(crate::error::RangeError {
             expected: "from 1 to 100".to_string(),
             found: weight.to_string(),
         })

@@ -140,11 +140,11 @@ pub(crate) const MAX_WORD_TILES: usize = 8;
 pub const ANYTIME_MAX_WIDTH: usize = 1 << 20;
 
 /// Checks a beam width asked for: 1 to [`ANYTIME_MAX_WIDTH`].
-pub fn check_beam_width(width: usize) -> Result<(), crate::RangeError> {
+pub fn check_beam_width(width: usize) -> Result<(), crate::error::RangeError> {
     if (1..=ANYTIME_MAX_WIDTH).contains(&width) {
         Ok(())
     } else {
-        Err(crate::RangeError {
+        Err(crate::error::RangeError {
             expected: format!("a beam width from 1 to {ANYTIME_MAX_WIDTH}"),
             found: width.to_string(),
         })
