@@ -80,6 +80,7 @@ pub(crate) fn _distances<'py>(
             .map(|(_, h)| h),
         None => None,
     };
+    crate::solve::log_notes(py);
     let cancel = Arc::new(AtomicBool::new(false));
     let limits = Limits {
         cancel: Some(cancel.clone()),

@@ -2,12 +2,60 @@
 
 use super::*;
 
-/// The solving core every call shares (no folders: databases come with the call).
+/// The solving core every call shares.
 pub(crate) fn core() -> &'static Core {
     static CORE: std::sync::OnceLock<Core> = std::sync::OnceLock::new();
     // The library's sources, as every face has them: the user's folders (the databases
     // and tables the CLI built are found here, and what is built here is saved there).
-    CORE.get_or_init(|| Core::new(Sources::user_cache()))
+    // Its notes are kept, not logged where they are said: a note can come from any thread,
+    // holding the core's locks, and taking the GIL there could wait on a thread that
+    // holds it and waits on those locks.
+    CORE.get_or_init(|| {
+        Core::new(Sources {
+            listener: Some(Arc::new(|e: &npuzzle::request::Event<'_>| {
+                if let npuzzle::request::Event::Note(note) = e {
+                    keep_note(note.to_string());
+                }
+            })),
+            ..Sources::user_cache()
+        })
+    })
+}
+
+/// Notes said and not yet logged.
+static NOTES: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+fn keep_note(note: String) {
+    let mut notes = NOTES.lock().unwrap_or_else(|e| e.into_inner());
+    // (Bounded: a caller that never logs them keeps the last thousand.)
+    if notes.len() >= 1000 {
+        notes.remove(0);
+    }
+    notes.push(note);
+}
+
+/// Logs the core's notes said since the last call (a database built or refused, a table
+/// left out, an exact search answered another way) on the `npuzzle` logger at INFO, in
+/// the library's words, once the call's work is done and this thread holds the GIL.
+pub(crate) fn log_notes(py: Python<'_>) {
+    let notes = std::mem::take(&mut *NOTES.lock().unwrap_or_else(|e| e.into_inner()));
+    if notes.is_empty() {
+        return;
+    }
+    let logged = (|| -> PyResult<()> {
+        let logger = py
+            .import("logging")?
+            .call_method1("getLogger", ("npuzzle",))?;
+        for n in &notes {
+            logger.call_method1("info", ("%s", n))?;
+        }
+        Ok(())
+    })();
+    // A logging setup that fails is the caller's to see in its own logs, not a reason
+    // to lose the answer.
+    if let Err(e) = logged {
+        e.print(py);
+    }
 }
 
 /// One board's answer: the library's report, the fields of `npuzzle solve --json`, read
@@ -222,11 +270,15 @@ pub(crate) fn _solution(
 /// (0: all cores). `beam_width` (1 to 1048576): the anytime solver's beams at that one width
 /// instead of widths fitted to the time (auto, boards of 26 cells or more; without
 /// `time_limit` no clock, and the same board always gets the same answer). The answer is
-/// the library's, as `npuzzle solve --json` and the server give it.
+/// the library's, as `npuzzle solve --json` and the server give it. `exact=True`: proven
+/// answers only (auto never answers with the fast solver); `pdb`: a partition by name
+/// (`"7-8"`, `"6-6-3"`, `"1,2,3/4,5,6"`), loaded from the user's database folder or built
+/// within a minute, as the CLI's `--pdb` (`pdbs` gives them instead).
 #[pyfunction]
 #[pyo3(signature = (board, goal=None, algorithm="auto", heuristic=None, weight=None,
                     time_limit=None, size=None, notation="tile", metric="stm", pdbs=None,
-                    solutions=None, progress=None, threads=0, beam_width=None))]
+                    solutions=None, progress=None, threads=0, beam_width=None, *,
+                    exact=false, pdb=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve(
     py: Python<'_>,
@@ -244,6 +296,8 @@ pub(crate) fn solve(
     progress: Option<Py<PyAny>>,
     threads: i128,
     beam_width: Option<i128>,
+    exact: bool,
+    pdb: Option<String>,
 ) -> PyResult<Solution> {
     let solutions = whole_or_none("solutions", solutions)?;
     let threads = whole("threads", threads)?;
@@ -281,6 +335,8 @@ pub(crate) fn solve(
         solutions,
         threads,
         beam_width,
+        exact,
+        pdb,
         ..Request::default()
     };
     // Options that do not go together are refused in the library's words (the field
@@ -318,12 +374,19 @@ pub(crate) fn solve(
     // The library's answer, as the CLI and the server give it; the GIL is released. Past
     // 9 cells (searches that can take long, some with few progress reports) the search
     // runs on a thread of its own while this one watches for Ctrl-C.
-    let answer = move || core().answer(&b, &request).map(|a| a.report);
-    let report = if cells > 9 {
-        interruptible(py, &cancel, answer)?
-    } else {
-        py.detach(answer)
+    let answer = move || {
+        core().answer(&b, &request).map(|a| {
+            a.notes.into_iter().for_each(keep_note);
+            a.report
+        })
     };
+    let report = if cells > 9 {
+        interruptible(py, &cancel, answer)
+    } else {
+        Ok(py.detach(answer))
+    };
+    log_notes(py);
+    let report = report?;
     if let Some(e) = raised.lock().unwrap_or_else(|e| e.into_inner()).take() {
         return Err(e);
     }

@@ -73,9 +73,9 @@ def ask_cli(faces, board: str, opts: dict, databases: bool) -> dict:
     flags = ["solve", "--json"]
     names = {"algorithm": "--algo", "heuristic": "--heuristic", "weight": "--weight", "metric": "--metric",
              "solutions": "--first", "time_limit": "--time-limit", "notation": "--notation",
-             "beam_width": "--beam-width"}
+             "beam_width": "--beam-width", "pdb": "--pdb", "exact": "--exact"}
     for k, v in opts.items():
-        flags += [names[k], str(v)]
+        flags += [names[k]] if v is True else [names[k], str(v)]
     folder = faces["pdb_dir"] if databases else faces["empty"]
     flags += ["--pdb-dir", str(folder), "--cache-dir", str(faces["empty"]), board]
     out = cli(*flags)
@@ -94,6 +94,20 @@ def ask_server(faces, board: str, opts: dict) -> dict:
 
 def ask_python(faces, board: str, opts: dict, databases: bool) -> dict:
     kwargs = dict(opts)
+    if "pdb" in opts:
+        # A set by name is looked up in the user's database folder: asked in a process
+        # of its own whose folder is the CLI's (this process's core keeps its own, and a
+        # set built there would change the answers of the cases without databases).
+        import sys
+
+        folder = faces["pdb_dir"] if databases else faces["empty"]
+        env = dict(os.environ, NPUZZLE_PDB_DIR=str(folder), NPUZZLE_CACHE_DIR=str(faces["empty"]))
+        script = ("import json, sys, npuzzle\n"
+                  "print(npuzzle.solve(sys.argv[1], **json.loads(sys.argv[2])).to_json())\n")
+        out = subprocess.run([sys.executable, "-c", script, board, json.dumps(kwargs)], env=env,
+                             capture_output=True, text=True, check=False, timeout=300)
+        assert out.returncode == 0, out.stderr
+        return json.loads(out.stdout)
     if databases:
         kwargs["pdbs"] = faces["pdbs"]
     return json.loads(npuzzle.solve(board, **kwargs).to_json())
@@ -120,6 +134,11 @@ def cases() -> list:
     out.append((b4, {}, True))
     out.append((b4, {"weight": 1.5}, True))
     out.append((b4, {"algorithm": "fast"}, True))
+    # Options every face takes: a set by name, proven answers only.
+    out.append((b4, {"pdb": "5-5-5"}, True))
+    out.append((b4, {"algorithm": "fast", "pdb": "5-5-5"}, True))
+    out.append((b4, {"exact": True}, True))
+    out.append((b4, {"exact": True, "heuristic": "linear-conflict"}, False))
     out.append((b4, {"heuristic": "linear-conflict"}, False))
     out.append((b4, {"heuristic": "walking-distance", "weight": 1.5}, False))
     out.append((b4, {"algorithm": "fast"}, False))

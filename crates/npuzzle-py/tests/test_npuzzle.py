@@ -501,3 +501,30 @@ def test_a_panic_is_an_exception_and_the_interpreter_goes_on():
             fault(kind)
         assert type(e.value).__name__ == "PanicException", (kind, e.value)
     assert npuzzle.solve("8 1 3/4 0 2/7 6 5").length > 0
+
+
+def test_the_librarys_notes_are_logged_in_its_own_words(tmp_path):
+    """The core's notes reach Python on the ``npuzzle`` logger (INFO), worded by the library
+    with its remedy and no command line's command in them: here a named set that is not in
+    the (empty) database folder, which a fast solve goes without."""
+    import sys
+
+    env = dict(os.environ, NPUZZLE_PDB_DIR=str(tmp_path / "pdb"),
+               NPUZZLE_CACHE_DIR=str(tmp_path / "cache"), XDG_CACHE_HOME=str(tmp_path / "xdg"))
+    script = ("import logging, npuzzle\n"
+              "logging.basicConfig(level=logging.INFO, format='%(name)s %(levelname)s %(message)s')\n"
+              "s = npuzzle.solve('5 1 2 3/9 6 7 4/13 10 11 8/14 15 12 0', algorithm='fast', pdb='6-6-3')\n"
+              "print(s.length)\n")
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
+                         check=False, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert int(out.stdout) > 0
+    notes = [line for line in out.stderr.splitlines() if line.startswith("npuzzle INFO ")]
+    assert any("the 6-6-3 pattern databases for 4x4 are not all in" in n
+               and "(remedy: build the 6-6-3 pattern databases for 4x4 once, ahead)" in n
+               for n in notes), out.stderr
+    assert not any("npuzzle pdb" in n for n in notes), notes
+    # Both a name and the databases: refused, as by every face.
+    with pytest.raises(ValueError, match="found both"):
+        npuzzle.solve("8 1 3/4 0 2/7 6 5", pdb="1,2,3,4/5,6,7,8",
+                      pdbs=npuzzle.PatternDatabases.build("3x3", "1,2,3,4/5,6,7,8"))

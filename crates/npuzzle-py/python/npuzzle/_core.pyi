@@ -119,6 +119,9 @@ def solve(
     progress: Optional[Callable[[Dict[str, Any]], Any]] = None,
     threads: int = 0,
     beam_width: Optional[int] = None,
+    *,
+    exact: bool = False,
+    pdb: Optional[str] = None,
 ) -> Solution:
     """Solves one board (TimeoutError when a named algorithm runs out of time)."""
 

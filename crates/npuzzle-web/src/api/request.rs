@@ -47,6 +47,14 @@ pub struct SolveRequest {
     /// cells or more), within the time limit.
     #[serde(default)]
     pub beam_width: Option<usize>,
+    /// Proven-optimal answers only: auto never answers with the fast solver [default:
+    /// false].
+    #[serde(default)]
+    pub exact: Option<bool>,
+    /// A partition of pattern databases (`7-8`, `6-6-3`, `1,2,3/4,5,6`): loaded from the
+    /// server's database folder, or built within the time limit.
+    #[serde(default)]
+    pub pdb: Option<String>,
 }
 
 /// A compare request: the board, and its size and goal where needed.
@@ -104,6 +112,8 @@ pub(super) struct Job {
     pub(super) solutions: Option<usize>,
     pub(super) time_limit: Option<std::time::Duration>,
     pub(super) beam_width: Option<usize>,
+    pub(super) exact: bool,
+    pub(super) pdb: Option<String>,
 }
 
 pub(super) fn job(req: &SolveRequest) -> Result<Job, Rejected> {
@@ -157,6 +167,8 @@ pub(super) fn job(req: &SolveRequest) -> Result<Job, Rejected> {
         solutions: req.solutions,
         time_limit,
         beam_width: req.beam_width,
+        exact: req.exact.unwrap_or(false),
+        pdb: req.pdb.clone(),
     };
     // Options that do not go together are refused before the request takes a place in
     // a lane, in the library's words (the field named as in the request).
@@ -197,6 +209,8 @@ pub(super) fn request(job: &Job, limits: &Limits) -> Request {
         },
         threads: 1,
         beam_width: job.beam_width,
+        exact: job.exact,
+        pdb: job.pdb.clone(),
         ..Request::default()
     }
 }

@@ -155,6 +155,12 @@ impl Request {
                 "several solutions are enumerated by idastar (or auto)",
             ));
         }
+        if self.pdb.is_some() && self.pdbs.is_some() {
+            return Err(bad(
+                "pdb",
+                "expected a partition by name or the databases themselves, found both",
+            ));
+        }
         if self.pdb.is_some() && !matches!(self.algorithm, Auto | Idastar | Fast) {
             return Err(bad(
                 "pdb",

@@ -78,8 +78,9 @@ pub struct Args {
     /// Only proven-optimal answers: with auto, an exact search that does not finish in
     /// time is an error (exit 3) instead of the fast solver's answer with its lower bound;
     /// boards of more than 16 cells get no default time limit, and 26 cells or more are
-    /// searched by IDA* instead of the anytime solver.
-    #[arg(long)]
+    /// searched by IDA* instead of the anytime solver. (`--exact`: the same, by the name
+    /// the library, the server and Python give it.)
+    #[arg(long, visible_alias = "exact")]
     pub optimal: bool,
     /// Count moves as single tiles (stm) or as rows and columns slid at once (mtm:
     /// optimal by IDA* with the multi-tile walking distance, boards up to 4x4).

@@ -60,6 +60,9 @@ _SOLVE_OPTIONS = {
     "metric",
     "solutions",
     "threads",
+    "beam_width",
+    "exact",
+    "pdb",
 }
 
 
@@ -78,7 +81,8 @@ def solve_many(
 
     ``boards``: text in any form ``npuzzle.solve`` reads, tile sequences, or the rows of an
     ``(N, cells)`` array (then give ``size``). ``options`` are ``npuzzle.solve``'s (goal,
-    algorithm, heuristic, weight, time_limit, notation, metric, solutions, threads);
+    algorithm, heuristic, weight, time_limit, notation, metric, solutions, threads,
+    beam_width, exact, pdb);
     ``threads`` defaults to 1, since the cluster's worker threads are the parallelism.
     ``databases`` (a :class:`Databases`) gives every worker pattern databases.
 
