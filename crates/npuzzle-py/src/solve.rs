@@ -337,7 +337,6 @@ pub(crate) fn solve(
         beam_width,
         exact,
         pdb,
-        ..Request::default()
     };
     // Options that do not go together are refused in the library's words (the field
     // named as the keyword is), before any work.
