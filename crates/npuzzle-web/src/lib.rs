@@ -44,8 +44,29 @@ use npuzzle::Board;
 
 pub use api::{CompareRequest, SolveRequest};
 
-/// The page, served at `/`.
+/// The page, served at `/`: its markup; its style and scripts are [`ASSETS`].
 pub const PAGE: &str = include_str!("../assets/index.html");
+
+/// The page's style and scripts, served under `/assets/` from the binary (no build step,
+/// nothing fetched from elsewhere): the path, the content type, the contents. The scripts
+/// are modules by job: the board's rules (`board.js`), answers bound to their board
+/// (`answer.js`), the API (`net.js`), drawing (`view.js`), solving and playback
+/// (`solve.js`), comparison (`compare.js`), the shared state (`state.js`) and the wiring
+/// (`main.js`).
+pub const ASSETS: &[(&str, &str, &str)] = &[
+    ("page.css", CSS, include_str!("../assets/page.css")),
+    ("js/main.js", JS, include_str!("../assets/js/main.js")),
+    ("js/state.js", JS, include_str!("../assets/js/state.js")),
+    ("js/board.js", JS, include_str!("../assets/js/board.js")),
+    ("js/answer.js", JS, include_str!("../assets/js/answer.js")),
+    ("js/net.js", JS, include_str!("../assets/js/net.js")),
+    ("js/view.js", JS, include_str!("../assets/js/view.js")),
+    ("js/solve.js", JS, include_str!("../assets/js/solve.js")),
+    ("js/compare.js", JS, include_str!("../assets/js/compare.js")),
+];
+
+const CSS: &str = "text/css; charset=utf-8";
+const JS: &str = "text/javascript; charset=utf-8";
 
 /// How the server runs: the solves it admits and the limits each one gets.
 #[derive(Clone)]
@@ -148,8 +169,10 @@ fn router_at(config: Config, local: Option<std::net::SocketAddr>) -> Router {
     Router::new()
         .route("/", get(page))
         .route("/index.html", get(page))
+        .route("/assets/{*file}", get(asset))
         .route("/api/health", get(api::health))
         .route("/api/scramble", get(api::scramble))
+        .route("/api/board", post(api::board))
         .route("/api/solve", post(api::solve))
         .route("/api/compare", post(api::compare))
         .route("/api/solve/stream", post(api::solve_stream))
@@ -354,9 +377,32 @@ async fn page() -> Response {
         .into_response()
 }
 
+async fn asset(axum::extract::Path(file): axum::extract::Path<String>) -> Response {
+    match ASSETS.iter().find(|(path, _, _)| *path == file) {
+        Some((_, kind, body)) => (
+            [
+                (header::CONTENT_TYPE, HeaderValue::from_static(kind)),
+                (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+            ],
+            *body,
+        )
+            .into_response(),
+        None => api::error(
+            StatusCode::NOT_FOUND,
+            format!(
+                "no such file: /assets/{}",
+                file.chars().take(100).collect::<String>()
+            ),
+        ),
+    }
+}
+
 async fn wrong_method(method: axum::http::Method, uri: axum::http::Uri) -> Response {
     let path = uri.path();
-    let allowed = if path.starts_with("/api/solve") || path.starts_with("/api/compare") {
+    let allowed = if path.starts_with("/api/solve")
+        || path.starts_with("/api/compare")
+        || path == "/api/board"
+    {
         "POST"
     } else {
         "GET"
@@ -371,7 +417,8 @@ async fn not_found(uri: axum::http::Uri) -> Response {
     api::error(
         StatusCode::NOT_FOUND,
         format!(
-            "no such page: {}; the API is /api/health, /api/scramble, /api/solve and /api/compare",
+            "no such page: {}; the API is /api/health, /api/scramble, /api/board, /api/solve and \
+             /api/compare",
             uri.path()
         ),
     )

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use common::{get, post, start};
 use npuzzle::scramble::{uniform, walk, Rng};
 use npuzzle::{Board, Notation, Size};
+use serde_json::json;
 
 /// Distances to the 3x3 goal of every reachable board, by a plain BFS.
 fn oracle() -> HashMap<Vec<u8>, u32> {
@@ -358,6 +359,63 @@ fn scrambles_are_the_library_draws_for_their_seed() {
     let x = get(addr, "/api/scramble?size=4x4").json();
     let y = get(addr, "/api/scramble?size=4x4").json();
     assert_ne!(x["seed"], y["seed"]);
+}
+
+/// `POST /api/board` reads a board by the library's rules (every form the CLI reads, every
+/// size to 16x16), says whether it reaches its goal, and refuses what the library refuses
+/// in its words.
+#[test]
+fn boards_are_read_by_the_librarys_rules() {
+    let addr = start(npuzzle_web::Config::default());
+    let one = |body: &str| post(addr, "/api/board", body);
+    let a = one(r#"{"board": "8 1 3\n4 x 2\n7 6 5"}"#);
+    assert_eq!(a.status, 200, "{}", a.body);
+    let v = a.json();
+    assert_eq!(v["board"], "8 1 3/4 0 2/7 6 5");
+    assert_eq!(
+        (v["width"].as_u64(), v["height"].as_u64()),
+        (Some(3), Some(3))
+    );
+    assert_eq!(v["cells"], json!([8, 1, 3, 4, 0, 2, 7, 6, 5]));
+    assert_eq!(v["solvable"], true);
+    // Two tiles swapped: the parity says no, as the library's does.
+    let v = one(r#"{"board": "1 2 3/4 5 6/8 7 0"}"#).json();
+    assert_eq!(v["solvable"], false);
+    // Every size the library takes, 16x16 and oblong ones among them.
+    for size in ["2x2", "16x16", "16x2", "2x16", "7x3"] {
+        let s: Size = size.parse().unwrap();
+        let b = uniform(&Board::solved(s), &mut Rng::new(7));
+        let v = one(&json!({"board": b.to_string()}).to_string()).json();
+        assert_eq!(v["board"], b.to_string(), "{size}");
+        assert_eq!(v["size"], size);
+        assert_eq!(v["solvable"], true);
+        let cells: Vec<u8> = serde_json::from_value(v["cells"].clone()).unwrap();
+        assert_eq!(cells, b.cells(), "{size}");
+    }
+    // Another goal, and what is refused: the library's words, with the field.
+    let v = one(r#"{"board": "1 2 3/4 5 6/8 7 0", "goal": "1 2 3/4 5 6/8 7 0"}"#).json();
+    assert_eq!(v["solvable"], true);
+    for (body, says) in [
+        (
+            r#"{"board": "1 2 3/4 5"}"#,
+            "board: expected 3 cells in row 2",
+        ),
+        (
+            r#"{"board": "1 2/3 0", "goal": "1 2 3/4 5 6/7 8 0"}"#,
+            "goal:",
+        ),
+        (r#"{"board": "17 1/2 0"}"#, "board:"),
+    ] {
+        let a = one(body);
+        assert_eq!(a.status, 422, "{body}: {}", a.body);
+        assert!(
+            a.json()["error"].as_str().unwrap().contains(says),
+            "{body}: {}",
+            a.body
+        );
+    }
+    let a = get(addr, "/api/board");
+    assert_eq!(a.status, 405, "{}", a.body);
 }
 
 #[test]

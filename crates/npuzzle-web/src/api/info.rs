@@ -2,16 +2,18 @@
 
 use std::sync::Arc;
 
-use axum::extract::rejection::QueryRejection;
+use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::{Query, State as Shared};
 use axum::http::StatusCode;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use npuzzle::{Board, Notation, Size};
 use serde::Deserialize;
 use serde_json::json;
 
 use crate::lanes::Lane;
 
+use super::request::read_boards;
 use super::{error, json_response, refused, State};
 
 /// The query of `GET /api/scramble`.
@@ -103,6 +105,32 @@ pub async fn scramble(
             // A string: JavaScript numbers hold integers exactly only up to 2^53.
             "seed": seed.to_string(),
             "moves": walk,
+        })
+        .to_string(),
+    )
+}
+
+/// `POST /api/board`: a board read by the library's rules (any form the CLI reads, every
+/// size from 2x2 to 16x16), as the page checks what is pasted or linked: the board in one
+/// line, its size, its tiles row by row, the goal, and whether it can reach it; 422 with
+/// the library's words otherwise.
+pub async fn board(body: Result<Bytes, BytesRejection>) -> Response {
+    let (board, goal) = match read_boards(body) {
+        Ok(b) => b,
+        Err(r) => return r.into_response(),
+    };
+    json_response(
+        StatusCode::OK,
+        json!({
+            "board": board.to_string(),
+            "size": board.size().to_string(),
+            "width": board.size().width(),
+            "height": board.size().height(),
+            "cells": board.cells(),
+            "goal": goal.to_string(),
+            "goal_cells": goal.cells(),
+            // (Sizes checked with the goal as it was read.)
+            "solvable": npuzzle::is_solvable(&board, &goal).unwrap_or(false),
         })
         .to_string(),
     )

@@ -24,7 +24,7 @@ mod request;
 mod solve;
 
 pub use compare::{compare, compare_stream};
-pub use info::{health, scramble};
+pub use info::{board, health, scramble};
 pub use request::{CompareRequest, SolveRequest};
 pub use solve::{solve, solve_stream};
 

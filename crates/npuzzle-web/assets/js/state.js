@@ -1,0 +1,60 @@
+// What every part of the page shares: the board shown, the answer bound to it, the
+// search under way, and the few helpers that touch them all.
+
+/** The element of id `id`. */
+export const $ = (id) => document.getElementById(id);
+
+/** The page's state. */
+export const S = {
+  w: 3, h: 3, cells: [],
+  // Whether the board shown can reach the goal (the library's word, from the server).
+  solvable: true,
+  // The hand solve: moves, the clock, whether the goal was reached.
+  count: 0, t0: null, tick: null, done: false,
+  // The solution bound to its board (answer.js's Playback), and its timer.
+  play: null, timer: null,
+  // A search under way: whether, and its request (aborted when the board changes, which
+  // makes the server cancel the search).
+  busy: false, ctrl: null,
+  // The seed that drew the board shown, while it is shown unmoved (for the link).
+  seed: null,
+  // The board the comparison shown was asked for (answer.js's question).
+  compared: null,
+};
+
+/** Says `msg` under the board (`cls`: "bad", "good" or none). */
+export function status(msg, cls) {
+  const s = $("status");
+  s.textContent = msg;
+  s.className = cls || "";
+}
+
+/** Sets one of the info lines (solve's, compare's). */
+export function info(id, msg, cls) {
+  const s = $(id);
+  s.textContent = msg;
+  s.className = cls || "";
+}
+
+/** Marks a search under way (or over): Solve and Compare wait, Cancel is live, the
+ * playback's steps wait too (an answer is on its way for the board shown). Focus goes
+ * where the person's next action is: Cancel while searching, then back. */
+export function busy(b) {
+  const had = document.activeElement;
+  S.busy = b;
+  ["solve", "compare"].forEach((id) => { $(id).disabled = b; });
+  $("cancel").disabled = !b;
+  stepsEnabled();
+  if (b && (had === $("solve") || had === $("compare"))) { S.focusBack = had.id; $("cancel").focus(); }
+  if (!b && (had === $("cancel") || had === document.body || had === null)) {
+    $(S.focusBack || "solve").focus();
+    S.focusBack = null;
+  }
+}
+
+/** The playback's buttons: live only with a solution for the board shown and no search
+ * under way. */
+export function stepsEnabled() {
+  const live = !!S.play && S.play.moves.length > 0 && !S.busy;
+  ["first", "back", "play", "fwd", "last"].forEach((id) => { $(id).disabled = !live; });
+}
