@@ -31,6 +31,55 @@ pub struct SearchProgress {
 /// return quickly (set a flag, send on a channel).
 pub type ProgressHook = Arc<dyn Fn(&SearchProgress) + Send + Sync>;
 
+/// What a search shows of its working, step by step, for watching it (the page's watch
+/// mode): breadth-first layers, A*'s expansions, IDA*'s passes. Told only where a hook is
+/// set ([`Limits::trace`]), from the searching thread; a search without one pays nothing
+/// for it.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Trace<'a> {
+    /// A breadth-first layer reached: `states` boards `depth` moves from the start (`side`
+    /// 0) or, in the bidirectional search's backward half, from the goal (`side` 1);
+    /// `seen` boards stored so far, `expanded` nodes expanded so far.
+    Layer {
+        /// 0: from the start; 1: from the goal.
+        side: u8,
+        /// Moves from that end.
+        depth: u32,
+        /// Boards in the layer.
+        states: u64,
+        /// Boards stored so far (both halves).
+        seen: u64,
+        /// Nodes expanded so far.
+        expanded: u64,
+    },
+    /// A* takes a board from its open list to expand it.
+    Expand {
+        /// The board's cells, row by row (0 the blank).
+        cells: &'a [u8],
+        /// Moves from the start to it.
+        g: u32,
+        /// The heuristic's estimate of the moves left.
+        h: u32,
+        /// The boards waiting in the open list, as (f = g + h, how many), smallest f first.
+        open: &'a [(u32, u64)],
+        /// Nodes expanded so far, this one included.
+        expanded: u64,
+    },
+    /// An IDA* pass ended.
+    Pass {
+        /// The pass's threshold on f = g + h.
+        threshold: u32,
+        /// Nodes this pass expanded.
+        expanded: u64,
+        /// The next pass's threshold (the smallest f beyond this one), if any.
+        next: Option<u32>,
+    },
+}
+
+/// A caller's hook for [`Trace`] events.
+pub type TraceHook = Arc<dyn Fn(&Trace<'_>) + Send + Sync>;
+
 /// Bounds on a search's memory and time, the flag that cancels it, and the hook it
 /// reports progress to.
 #[derive(Clone)]
@@ -46,6 +95,9 @@ pub struct Limits {
     pub max_nodes: Option<u64>,
     /// Told how the search goes (see [`SearchProgress`]), if set.
     pub progress: Option<ProgressHook>,
+    /// Told each step of a search watched (see [`Trace`]): the breadth-first searches,
+    /// A* and IDA* (plain and with walking distance or linear conflict) tell it.
+    pub trace: Option<TraceHook>,
 }
 
 impl std::fmt::Debug for Limits {
@@ -56,6 +108,7 @@ impl std::fmt::Debug for Limits {
             .field("cancel", &self.cancel)
             .field("max_nodes", &self.max_nodes)
             .field("progress", &self.progress.as_ref().map(|_| "hook"))
+            .field("trace", &self.trace.as_ref().map(|_| "hook"))
             .finish()
     }
 }
@@ -70,6 +123,7 @@ impl Default for Limits {
             cancel: None,
             max_nodes: None,
             progress: None,
+            trace: None,
         }
     }
 }
@@ -175,9 +229,16 @@ pub(crate) struct Watch {
     cancel: Option<Arc<AtomicBool>>,
     max_nodes: u64,
     progress: Option<ProgressHook>,
+    trace: Option<TraceHook>,
 }
 
 impl Watch {
+    /// The trace hook, where the search is watched.
+    #[inline]
+    pub(crate) fn tracing(&self) -> Option<&TraceHook> {
+        self.trace.as_ref()
+    }
+
     pub(crate) fn new(limits: &Limits) -> Watch {
         let start = Instant::now();
         Watch {
@@ -186,6 +247,7 @@ impl Watch {
             cancel: limits.cancel.clone(),
             max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
             progress: limits.progress.clone(),
+            trace: limits.trace.clone(),
         }
     }
 

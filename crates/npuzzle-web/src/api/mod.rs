@@ -72,6 +72,7 @@ impl State {
             cancel: Some(cancel.clone()),
             max_nodes: Some(self.config.max_nodes),
             progress: None,
+            trace: None,
         }
     }
 

@@ -181,6 +181,7 @@ impl DistanceTable {
             cancel: None,
             max_nodes: None,
             progress: None,
+            trace: None,
         });
         precheck(start, &self.goal)?;
         let mut moves = Vec::new();

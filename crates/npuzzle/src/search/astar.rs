@@ -6,7 +6,7 @@ use super::passes::{unweigh, weigh};
 use crate::board::Board;
 use crate::error::SearchError;
 use crate::heuristic::{with_heuristic, Heuristic, HeuristicKind};
-use crate::limits::{Limits, Watch};
+use crate::limits::{Limits, Trace, Watch};
 use crate::moves::Direction;
 use crate::moves::MoveTable;
 use crate::parity::precheck;
@@ -71,6 +71,19 @@ fn next_peak(nodes: &Vec<Node>, index: &Index, open: &BinaryHeap<OpenEntry>) -> 
         extra += (open.capacity().max(4) * 2 * std::mem::size_of::<OpenEntry>()) as u64;
     }
     (extra > 0).then(|| held(nodes, index, open) + extra)
+}
+
+/// The boards waiting in the open list by f, smallest first (entries left behind by a
+/// shorter path found later are not counted). For watching: a pass over the list.
+fn open_by_f(open: &BinaryHeap<OpenEntry>, nodes: &[Node]) -> Vec<(u32, u64)> {
+    let mut counts = std::collections::BTreeMap::new();
+    for &(Reverse(f), g, i) in open.iter() {
+        let n = &nodes[i as usize];
+        if !n.closed && n.g == g {
+            *counts.entry(f).or_insert(0u64) += 1;
+        }
+    }
+    counts.into_iter().collect()
 }
 
 struct Node {
@@ -221,6 +234,15 @@ fn run<H: Heuristic>(
         nodes[i as usize].closed = true;
         for (c, slot) in cells.iter_mut().enumerate() {
             *slot = ((key >> (bits * c)) & mask) as u8;
+        }
+        if let Some(t) = watch.tracing() {
+            t(&Trace::Expand {
+                cells: &cells,
+                g: g as u32,
+                h: hv as u32,
+                open: &open_by_f(&open, &nodes),
+                expanded: stats.expanded,
+            });
         }
         for &(d, from) in mt.from(blank) {
             if back != 0 && Direction::ALL[back as usize - 1].inverse() == d {

@@ -1,7 +1,7 @@
 use super::packed::{self, check_memory};
 use crate::board::Board;
 use crate::error::SearchError;
-use crate::limits::{try_vec, Limits, Watch};
+use crate::limits::{try_vec, Limits, Trace, Watch};
 use crate::moves::Direction;
 use crate::moves::MoveTable;
 use crate::parity::precheck;
@@ -64,6 +64,18 @@ pub fn bfs(start: &Board, goal: &Board, limits: &Limits) -> Result<Solution, Sea
     let mut next = Vec::new();
     let mut seen = 1u64;
     let mut depth = 0u32;
+    let layer = |depth: u32, states: usize, seen: u64, expanded: u64| {
+        if let Some(t) = watch.tracing() {
+            t(&Trace::Layer {
+                side: 0,
+                depth,
+                states: states as u64,
+                seen,
+                expanded,
+            });
+        }
+    };
+    layer(0, 1, seen, 0);
     while !frontier.is_empty() {
         for &s in &frontier {
             stats.expanded += 1;
@@ -80,6 +92,8 @@ pub fn bfs(start: &Board, goal: &Board, limits: &Limits) -> Result<Solution, Sea
                 via[r] = d.index() as u8 + 1;
                 seen += 1;
                 if t == target {
+                    // (The layer where the goal was met, as far as it was grown.)
+                    layer(depth + 1, next.len() + 1, seen, stats.expanded);
                     stats.peak_stored = seen;
                     stats.elapsed = watch.elapsed();
                     return Ok(Solution {
@@ -91,6 +105,7 @@ pub fn bfs(start: &Board, goal: &Board, limits: &Limits) -> Result<Solution, Sea
             }
         }
         depth += 1;
+        layer(depth, next.len(), seen, stats.expanded);
         std::mem::swap(&mut frontier, &mut next);
         next.clear();
     }

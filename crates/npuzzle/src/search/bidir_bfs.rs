@@ -2,7 +2,7 @@ use super::bfs::{path_to, ROOT};
 use super::packed::{self, check_memory};
 use crate::board::Board;
 use crate::error::SearchError;
-use crate::limits::{try_vec, Limits, Watch};
+use crate::limits::{try_vec, Limits, Trace, Watch};
 use crate::moves::MoveTable;
 use crate::parity::precheck;
 use crate::solution::{Solution, Stats};
@@ -46,6 +46,19 @@ pub fn bibfs(start: &Board, goal: &Board, limits: &Limits) -> Result<Solution, S
     let mut depth = [0u32; 2];
     let mut seen = 2u64;
     let mut next = Vec::new();
+    let layer = |side: usize, depth: u32, states: usize, seen: u64, expanded: u64| {
+        if let Some(t) = watch.tracing() {
+            t(&Trace::Layer {
+                side: side as u8,
+                depth,
+                states: states as u64,
+                seen,
+                expanded,
+            });
+        }
+    };
+    layer(0, 0, 1, seen, 0);
+    layer(1, 0, 1, seen, 0);
     loop {
         let side = usize::from(frontier[1].len() < frontier[0].len());
         let other = 1 - side;
@@ -67,6 +80,8 @@ pub fn bibfs(start: &Board, goal: &Board, limits: &Limits) -> Result<Solution, S
                 via[side][r] = d.index() as u8 + 1;
                 seen += 1;
                 if via[other][r] != 0 {
+                    // (The layer where the halves met, as far as it was grown.)
+                    layer(side, depth[side] + 1, next.len() + 1, seen, stats.expanded);
                     let mut moves = path_to(t, &via[0], n, &mt);
                     let tail = path_to(t, &via[1], n, &mt);
                     // `tail` leads from the goal to the meeting state: walk it backwards.
@@ -79,6 +94,7 @@ pub fn bibfs(start: &Board, goal: &Board, limits: &Limits) -> Result<Solution, S
             }
         }
         depth[side] += 1;
+        layer(side, depth[side], next.len(), seen, stats.expanded);
         std::mem::swap(&mut frontier[side], &mut next);
         next.clear();
     }

@@ -5,7 +5,7 @@
 //! IDA*, multi-tile IDA* and weighted A* use it.
 
 use crate::error::SearchError;
-use crate::limits::Watch;
+use crate::limits::{Trace, Watch};
 
 /// How one bounded depth-first pass ended.
 pub(crate) enum Pass {
@@ -106,7 +106,22 @@ pub(crate) fn deepen(
     let round = |b: u32| parity.map_or(b, |p| b + (b + p) % 2);
     let mut bound = round(first);
     loop {
-        match search.pass(bound) {
+        let before = search.expanded();
+        let pass = search.pass(bound);
+        if let Some(t) = watch.tracing() {
+            let next = match pass {
+                Pass::Over(over) if over != u32::MAX => Some(round(over)),
+                _ => None,
+            };
+            if !matches!(pass, Pass::Stopped) {
+                t(&Trace::Pass {
+                    threshold: bound,
+                    expanded: search.expanded() - before,
+                    next,
+                });
+            }
+        }
+        match pass {
             Pass::Found => return Ok(bound),
             Pass::Stopped => return Err(watch.timeout(name, bound, search.expanded())),
             Pass::Over(over) => {
