@@ -51,8 +51,8 @@ pub const PAGE: &str = include_str!("../assets/index.html");
 /// nothing fetched from elsewhere): the path, the content type, the contents. The scripts
 /// are modules by job: the board's rules (`board.js`), answers bound to their board
 /// (`answer.js`), the API (`net.js`), drawing (`view.js`), solving and playback
-/// (`solve.js`), comparison (`compare.js`), the shared state (`state.js`) and the wiring
-/// (`main.js`).
+/// (`solve.js`), comparison (`compare.js`), the hand solve's clock and session
+/// (`timer.js`, `session.js`), the shared state (`state.js`) and the wiring (`main.js`).
 pub const ASSETS: &[(&str, &str, &str)] = &[
     ("page.css", CSS, include_str!("../assets/page.css")),
     ("js/main.js", JS, include_str!("../assets/js/main.js")),
@@ -63,6 +63,8 @@ pub const ASSETS: &[(&str, &str, &str)] = &[
     ("js/view.js", JS, include_str!("../assets/js/view.js")),
     ("js/solve.js", JS, include_str!("../assets/js/solve.js")),
     ("js/compare.js", JS, include_str!("../assets/js/compare.js")),
+    ("js/timer.js", JS, include_str!("../assets/js/timer.js")),
+    ("js/session.js", JS, include_str!("../assets/js/session.js")),
 ];
 
 const CSS: &str = "text/css; charset=utf-8";

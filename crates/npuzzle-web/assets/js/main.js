@@ -7,6 +7,7 @@ import { api } from "./net.js";
 import { announce, build, clearCompare, fit, render } from "./view.js";
 import { drop, first, last, play, showMoves, solve, speed, step, stop } from "./solve.js";
 import { compare } from "./compare.js";
+import { handMoves, redo, replay, resetClock, showClock, undo } from "./timer.js";
 
 const YOUR_MOVE = "Your move: click a tile, use the arrow keys or swipe.";
 
@@ -22,9 +23,8 @@ function setBoard(w, h, cells, note, { solvable = true, seed = null } = {}) {
   drop();
   clearCompare();
   const rebuild = w !== S.w || h !== S.h || !$("board").children.length;
-  Object.assign(S, { w, h, cells: cells.slice(), count: 0, t0: null, done: false, solvable, seed });
-  clearInterval(S.tick);
-  $("timer").textContent = "0.0";
+  Object.assign(S, { w, h, cells: cells.slice(), done: false, solvable, seed });
+  resetClock();
   $("w").value = w;
   $("h").value = h;
   const board = $("board");
@@ -38,9 +38,14 @@ function setBoard(w, h, cells, note, { solvable = true, seed = null } = {}) {
   info("solveinfo", "");
 }
 
-/** A move by hand (`k` tiles; `tile` the one touched): the board is another now, so a
- * search under way is cancelled and answers for the old board go. */
-function userMove(k, tile) {
+/** A move by hand: the tile at cell `i` (and those between it and the gap) slid into the
+ * gap. The board is another now, so a search under way is cancelled and answers for the
+ * old board go; the hand solve's clock counts it. */
+function userSlide(i) {
+  const tile = S.cells[i], before = S.cells.slice();
+  const b = S.cells.indexOf(0), r = Math.floor(i / S.w), c = i % S.w, br = Math.floor(b / S.w), bc = b % S.w;
+  const d = r === br ? (c > bc ? "L" : "R") : (r > br ? "U" : "D");
+  const k = slideFrom(S.cells, S.w, i);
   if (!k) return;
   const said = [];
   if (S.busy) { cancelRequest(); said.push("the search was cancelled"); }
@@ -48,21 +53,12 @@ function userMove(k, tile) {
   if (said.length) info("solveinfo", `The board changed: ${said.join("; ")}.`);
   clearCompare();
   S.seed = null;
-  // A move after the goal was reached starts a new attempt: count, timer and status anew.
-  if (S.done) { S.done = false; S.count = 0; status(YOUR_MOVE); }
-  if (S.t0 === null) { S.t0 = performance.now(); clearInterval(S.tick); S.tick = setInterval(showTime, 100); }
-  S.count += k;
+  // A move after the goal was reached starts a new attempt: count, clock and status anew.
+  if (S.done) { S.done = false; status(YOUR_MOVE); }
   render();
-  if (tile) announce(tile);
-  if (isSolved(S.cells, S.w, S.h) && S.t0 !== null) {
-    clearInterval(S.tick);
-    showTime();
-    S.done = true;
-    status(`Solved in ${S.count.toLocaleString("en-US")} move${S.count === 1 ? "" : "s"} and ${$("timer").textContent} s!`, "good");
-    S.t0 = null;
-  }
+  handMoves(before, d, k);
+  announce(tile);
 }
-function showTime() { if (S.t0 !== null) $("timer").textContent = ((performance.now() - S.t0) / 1000).toFixed(1); }
 
 /** Asks the server for a scramble of the size chosen: the seed field's seed, or a fresh
  * one (shown, and in the link, so the same board can be drawn again). */
@@ -176,17 +172,32 @@ $("speed").addEventListener("input", () => {
 $("algo").addEventListener("change", heurUsed);
 $("board").addEventListener("click", (e) => {
   const t = e.target.closest(".tile");
-  if (t) { const v = Number(t.dataset.tile); userMove(slideFrom(S.cells, S.w, S.cells.indexOf(v)), v); }
+  if (t) userSlide(S.cells.indexOf(Number(t.dataset.tile)));
 });
+const handChange = (f) => () => {
+  if (S.busy) { cancelRequest(); info("solveinfo", "The board changed: the search was cancelled."); }
+  if (S.play) drop();
+  clearCompare();
+  f();
+};
+$("undo").addEventListener("click", handChange(undo));
+$("redo").addEventListener("click", handChange(redo));
+$("replay").addEventListener("click", () => replay(setBoard));
 const KEYS = { ArrowUp: "U", ArrowDown: "D", ArrowLeft: "L", ArrowRight: "R", w: "U", s: "D", a: "L", d: "R" };
 document.addEventListener("keydown", (e) => {
   const tag = (e.target.tagName || "").toLowerCase();
-  if (tag === "input" || tag === "select" || tag === "textarea" || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (tag === "input" || tag === "select" || tag === "textarea" || e.metaKey || e.altKey) return;
+  if (e.ctrlKey) {
+    const k = e.key.toLowerCase();
+    if (k === "z" && !e.shiftKey) { e.preventDefault(); handChange(undo)(); }
+    else if (k === "y" || (k === "z" && e.shiftKey)) { e.preventDefault(); handChange(redo)(); }
+    return;
+  }
   const d = KEYS[e.key];
   if (!d) return;
   e.preventDefault();
   const i = tileFor(S.cells, S.w, S.h, d);
-  if (i >= 0) { const t = S.cells[i]; userMove(slideFrom(S.cells, S.w, i), t); }
+  if (i >= 0) userSlide(i);
 });
 let touch = null;
 $("board").addEventListener("touchstart", (e) => { const t = e.touches[0]; touch = [t.clientX, t.clientY]; }, { passive: true });
@@ -198,7 +209,7 @@ $("board").addEventListener("touchend", (e) => {
   e.preventDefault();
   const d = Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "R" : "L") : (dy > 0 ? "D" : "U");
   const i = tileFor(S.cells, S.w, S.h, d);
-  if (i >= 0) { const v = S.cells[i]; userMove(slideFrom(S.cells, S.w, i), v); }
+  if (i >= 0) userSlide(i);
 });
 window.addEventListener("resize", fit);
 // A link followed (or the address edited, or Back after a scramble) opens its board
@@ -213,4 +224,5 @@ const follow = async () => {
 window.addEventListener("popstate", follow);
 window.addEventListener("hashchange", follow);
 showMoves();
+showClock();
 openAddress();

@@ -53,8 +53,9 @@ export function step(dir) {
   if (!(dir > 0 ? S.play.forward() : S.play.back())) return false;
   show();
   if (S.play.atEnd) {
+    // A hand solve under way ends with the solution's goal, and is not kept.
     clearInterval(S.tick);
-    S.t0 = null;
+    if (S.attempt && S.attempt.end === undefined) { S.attempt.end = performance.now(); S.attempt.undone = true; }
     S.done = true;
     status(`Solution played: ${fmtInt(S.play.moves.length)} moves to the goal.`, "good");
   }

@@ -9,8 +9,9 @@ export const S = {
   w: 3, h: 3, cells: [],
   // Whether the board shown can reach the goal (the library's word, from the server).
   solvable: true,
-  // The hand solve: moves, the clock, whether the goal was reached.
-  count: 0, t0: null, tick: null, done: false,
+  // The hand solve (timer.js): its moves and clock (attempt), the moves taken back (redo),
+  // the last one finished (last, for the replay), a replay under way.
+  count: 0, tick: null, done: false, attempt: null, redo: [], last: null, replaying: null,
   // The solution bound to its board (answer.js's Playback), and its timer.
   play: null, timer: null,
   // A search under way: whether, and its request (aborted when the board changes, which
