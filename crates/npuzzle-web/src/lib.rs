@@ -42,7 +42,7 @@ use axum::Router;
 use npuzzle::heuristic::pdb::PdbHeuristic;
 use npuzzle::Board;
 
-pub use api::{CompareRequest, SolveRequest};
+pub use api::{CompareRequest, SolveRequest, WatchRequest, WATCH_CELLS};
 
 /// The page, served at `/`: its markup; its style and scripts are [`ASSETS`].
 pub const PAGE: &str = include_str!("../assets/index.html");
@@ -52,7 +52,8 @@ pub const PAGE: &str = include_str!("../assets/index.html");
 /// are modules by job: the board's rules (`board.js`), answers bound to their board
 /// (`answer.js`), the API (`net.js`), drawing (`view.js`), solving and playback
 /// (`solve.js`), comparison (`compare.js`), the hand solve's clock and session
-/// (`timer.js`, `session.js`), the shared state (`state.js`) and the wiring (`main.js`).
+/// (`timer.js`, `session.js`), watching a search step by step (`watch.js`,
+/// `watching.js`), the shared state (`state.js`) and the wiring (`main.js`).
 pub const ASSETS: &[(&str, &str, &str)] = &[
     ("page.css", CSS, include_str!("../assets/page.css")),
     ("js/main.js", JS, include_str!("../assets/js/main.js")),
@@ -65,6 +66,12 @@ pub const ASSETS: &[(&str, &str, &str)] = &[
     ("js/compare.js", JS, include_str!("../assets/js/compare.js")),
     ("js/timer.js", JS, include_str!("../assets/js/timer.js")),
     ("js/session.js", JS, include_str!("../assets/js/session.js")),
+    ("js/watch.js", JS, include_str!("../assets/js/watch.js")),
+    (
+        "js/watching.js",
+        JS,
+        include_str!("../assets/js/watching.js"),
+    ),
 ];
 
 const CSS: &str = "text/css; charset=utf-8";
@@ -179,6 +186,7 @@ fn router_at(config: Config, local: Option<std::net::SocketAddr>) -> Router {
         .route("/api/compare", post(api::compare))
         .route("/api/solve/stream", post(api::solve_stream))
         .route("/api/compare/stream", post(api::compare_stream))
+        .route("/api/watch/stream", post(api::watch_stream))
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(body_limit))
@@ -403,6 +411,7 @@ async fn wrong_method(method: axum::http::Method, uri: axum::http::Uri) -> Respo
     let path = uri.path();
     let allowed = if path.starts_with("/api/solve")
         || path.starts_with("/api/compare")
+        || path.starts_with("/api/watch")
         || path == "/api/board"
     {
         "POST"

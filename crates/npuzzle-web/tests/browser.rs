@@ -865,6 +865,14 @@ fn the_page_keeps_every_answer_on_its_own_board() {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
+    // 4. A search the server refuses says why, in the library's words.
+    d.set("algo", "bfs", "change");
+    d.click("#solve");
+    d.wait(10, "the refusal", |d| {
+        d.text("#solveinfo").contains("memory limit")
+    });
+    assert_eq!(d.attr("#solveinfo", "class"), "bad");
+    assert!(!d.disabled("solve"));
     d.assert_no_console_errors();
 }
 
@@ -1066,5 +1074,138 @@ fn the_page_times_a_hand_solve() {
     if let Some(v) = d.audit() {
         assert!(v.is_empty(), "the timer's controls: {v:#?}");
     }
+    d.assert_no_console_errors();
+}
+
+/// Watching a search on a 3x3 (and an oblong board): each search's steps from the server,
+/// played and stepped on the page; the counts at the end are the comparison's; a 4x4 is
+/// refused with the reason; the board changed takes the watch away.
+#[test]
+fn the_page_shows_a_search_step_by_step() {
+    let Some(d) = Driver::start() else { return };
+    let server = common::start(npuzzle_web::Config::default());
+    let page = format!("http://{server}/");
+    let board = "8 6 7/2 5 4/3 0 1";
+    let compared = common::post(
+        server,
+        "/api/compare",
+        &json!({ "board": board }).to_string(),
+    )
+    .json();
+    d.open(&format!("{page}#board=8+6+7%2F2+5+4%2F3+0+1"));
+    for (algo, heur, says) in [
+        ("bfs", None, "boards at"),
+        ("bibfs", None, "from the goal"),
+        ("astar", Some("manhattan"), "f = g + h"),
+        ("idastar", Some("manhattan"), "Pass with threshold"),
+        ("iddfs", None, "Pass with threshold"),
+    ] {
+        d.set("walgo", algo, "change");
+        if let Some(h) = heur {
+            d.set("wheur", h, "change");
+        }
+        assert_eq!(d.disabled("wheur"), heur.is_none(), "{algo}");
+        d.click("#watch");
+        d.wait(30, "the steps", |d| {
+            d.text("#winfo").contains("steps to watch")
+        });
+        // Stopped part way: a step back and forth, the caption saying what it shows.
+        d.click("#wplay");
+        d.click("#wfirst");
+        d.click("#wfwd");
+        d.click("#wfwd");
+        let caption = d.text("#wcaption");
+        assert!(caption.starts_with("Step 3 of "), "{algo}: {caption}");
+        if algo != "bibfs" {
+            assert!(caption.contains(says), "{algo}: {caption}");
+        }
+        d.click("#wlast");
+        let caption = d.text("#wcaption");
+        assert!(caption.contains(says), "{algo}: {caption}");
+        // The counts are the comparison's for the same search.
+        let row = compared["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["algorithm"] == algo && (heur.is_none() || r["heuristic"] == heur.unwrap()))
+            .unwrap_or_else(|| panic!("{algo} in {compared}"));
+        let result = d.text("#wresult");
+        let n = |v: &Value| {
+            v.as_u64()
+                .unwrap()
+                .to_string()
+                .as_bytes()
+                .rchunks(3)
+                .rev()
+                .map(|c| std::str::from_utf8(c).unwrap())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        assert!(
+            result.starts_with(&format!(
+                "{} moves; {} nodes expanded, {} generated, {} stored at most",
+                n(&row["length"]),
+                n(&row["expanded"]),
+                n(&row["generated"]),
+                n(&row["peak_stored"])
+            )),
+            "{algo}: {result} against {row}"
+        );
+        // A picture part way through.
+        d.click("#wfirst");
+        let steps: u64 = caption
+            .split(" of ")
+            .nth(1)
+            .unwrap()
+            .split('.')
+            .next()
+            .unwrap()
+            .replace(',', "")
+            .parse()
+            .unwrap();
+        for _ in 0..(steps / 2).min(40) {
+            d.click("#wfwd");
+        }
+        d.js("document.getElementById('watch-h').scrollIntoView();");
+        d.shot(&format!("watch-{algo}"));
+    }
+    if let Some(v) = d.audit() {
+        assert!(v.is_empty(), "watching: {v:#?}");
+    }
+    // A move takes the watch away; a 4x4 is refused with the reason.
+    d.js("document.querySelector('#board .tile[tabindex=\"0\"]').click();");
+    assert_eq!(d.text("#wcaption"), "");
+    assert!(d.disabled("wplay"));
+    d.open(&format!(
+        "{page}#board=1+2+3+4%2F5+6+7+8%2F9+10+11+12%2F13+14+0+15"
+    ));
+    d.click("#watch");
+    assert!(
+        d.text("#winfo").contains("at most 12 cells"),
+        "{}",
+        d.text("#winfo")
+    );
+    // An oblong board watched: the two frontiers meet at the optimum's depth.
+    d.open(&format!("{page}#board=1+5+0+6+8%2F2+7+4+9+3"));
+    d.set("walgo", "bibfs", "change");
+    d.click("#watch");
+    d.wait(30, "the steps", |d| {
+        d.text("#winfo").contains("steps to watch")
+    });
+    assert!(
+        d.text("#wresult").starts_with("31 moves;"),
+        "{}",
+        d.text("#wresult")
+    );
+    d.click("#wlast");
+    d.shot("watch-bibfs-5x2");
+    // A breadth-first search too big for the server's memory says so, in the library's
+    // words.
+    d.open(&format!("{page}#board=4+1+2%2F0+5+3%2F7+8+6%2F10+11+9"));
+    d.set("walgo", "bfs", "change");
+    d.click("#watch");
+    d.wait(10, "the refusal", |d| {
+        d.text("#winfo").contains("memory limit")
+    });
     d.assert_no_console_errors();
 }

@@ -38,7 +38,8 @@ export async function compare() {
     if (S.ctrl !== ctrl || !isFor(q, S.cells, S.w, S.h)) return;
     S.ctrl = null;
     busy(false);
-    if (failed || !r) throw new Error(failed || "the server ended the answer early");
+    // (The request is over: a refusal is said here, not thrown past the check above.)
+    if (failed || !r) { info("cmpinfo", failed || "the server ended the answer early", "bad"); return; }
     if (!r.solvable) { info("cmpinfo", "This board cannot reach the goal: nothing to compare."); return; }
     const known = r.length === null ? "unknown (no search finished)" : fmtInt(r.length);
     info("cmpinfo", `Optimal length ${known}: bars show nodes expanded and time, log scale.`);

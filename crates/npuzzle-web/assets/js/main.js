@@ -8,6 +8,7 @@ import { announce, build, clearCompare, fit, render } from "./view.js";
 import { drop, first, last, play, showMoves, solve, speed, step, stop } from "./solve.js";
 import { compare } from "./compare.js";
 import { handMoves, redo, replay, resetClock, showClock, undo } from "./timer.js";
+import { clearWatch } from "./watch.js";
 
 const YOUR_MOVE = "Your move: click a tile, use the arrow keys or swipe.";
 
@@ -22,6 +23,7 @@ function setBoard(w, h, cells, note, { solvable = true, seed = null } = {}) {
   cancelRequest();
   drop();
   clearCompare();
+  clearWatch();
   const rebuild = w !== S.w || h !== S.h || !$("board").children.length;
   Object.assign(S, { w, h, cells: cells.slice(), done: false, solvable, seed });
   resetClock();
@@ -158,6 +160,7 @@ $("cancel").addEventListener("click", () => {
   cancelRequest();
   info("solveinfo", "Cancelled.");
   if ($("cmpinfo").textContent) info("cmpinfo", "Cancelled.");
+  if ($("winfo").textContent) info("winfo", "Cancelled.");
 });
 $("compare").addEventListener("click", compare);
 $("play").addEventListener("click", play);

@@ -131,7 +131,8 @@ export async function solve() {
     if (S.ctrl !== ctrl || !isFor(q, S.cells, S.w, S.h)) return;
     S.ctrl = null;
     busy(false);
-    if (failed || !r) throw new Error(failed || "the server ended the answer early");
+    // (The request is over: a refusal is said here, not thrown past the check above.)
+    if (failed || !r) { info(id, failed || "the server ended the answer early", "bad"); return; }
     S.play = new Playback(q, expand(r.moves || ""), r);
     const proof = r.optimal ? "optimal" : `not proven optimal (lower bound ${fmtInt(r.lower_bound)})`;
     const h = r.heuristic ? ` with ${r.heuristic}` : "";

@@ -21,6 +21,8 @@ export const S = {
   seed: null,
   // The board the comparison shown was asked for (answer.js's question).
   compared: null,
+  // Told after the board shown is drawn anew (what is kept only for one board checks).
+  onBoard: [],
 };
 
 /** Says `msg` under the board (`cls`: "bad", "good" or none). */
@@ -43,10 +45,10 @@ export function info(id, msg, cls) {
 export function busy(b) {
   const had = document.activeElement;
   S.busy = b;
-  ["solve", "compare"].forEach((id) => { $(id).disabled = b; });
+  ["solve", "compare", "watch"].forEach((id) => { $(id).disabled = b; });
   $("cancel").disabled = !b;
   stepsEnabled();
-  if (b && (had === $("solve") || had === $("compare"))) { S.focusBack = had.id; $("cancel").focus(); }
+  if (b && (had === $("solve") || had === $("compare") || had === $("watch"))) { S.focusBack = had.id; $("cancel").focus(); }
   if (!b && (had === $("cancel") || had === document.body || had === null)) {
     $(S.focusBack || "solve").focus();
     S.focusBack = null;

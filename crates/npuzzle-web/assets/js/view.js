@@ -69,6 +69,7 @@ export function render() {
   board.dataset.solved = isSolved(S.cells, S.w, S.h);
   $("count").textContent = S.count.toLocaleString("en-US");
   keepCompare();
+  S.onBoard.forEach((f) => f());
   history.replaceState(null, "", link());
 }
 

@@ -22,11 +22,13 @@ mod compare;
 mod info;
 mod request;
 mod solve;
+mod watch;
 
 pub use compare::{compare, compare_stream};
 pub use info::{board, health, scramble};
 pub use request::{CompareRequest, SolveRequest};
 pub use solve::{solve, solve_stream};
+pub use watch::{watch_stream, WatchRequest, WATCH_CELLS};
 
 /// Boards of at most this many cells are solved in the small boards' lane.
 const SMALL: usize = 9;
