@@ -873,6 +873,28 @@ fn the_page_keeps_every_answer_on_its_own_board() {
     });
     assert_eq!(d.attr("#solveinfo", "class"), "bad");
     assert!(!d.disabled("solve"));
+
+    // 5. Compare on 10x10: the searches left out for one reason say it once.
+    let big = common::get(server, "/api/scramble?size=10x10&seed=4").json();
+    let link = big["board"]
+        .as_str()
+        .unwrap()
+        .replace(' ', "+")
+        .replace('/', "%2F");
+    d.open(&format!("{page}#board={link}"));
+    d.click("#compare");
+    d.wait(60, "the comparison", |d| {
+        d.text("#cmpinfo").contains("Optimal length")
+    });
+    let notes = d.js("return document.querySelectorAll('#cmptable .notes li').length");
+    let rows = d.js("return [...document.querySelectorAll('#cmptable td')].filter(t => t.textContent === 'did not finish (note 1)').length");
+    assert_eq!(notes, json!(1), "{}", d.text("#cmptable"));
+    assert!(rows.as_u64() >= Some(10), "{rows}: {}", d.text("#cmptable"));
+    d.js("document.getElementById('cmp-h').scrollIntoView();");
+    d.shot("compare-10x10");
+    if let Some(v) = d.audit() {
+        assert!(v.is_empty(), "compare on 10x10: {v:#?}");
+    }
     d.assert_no_console_errors();
 }
 

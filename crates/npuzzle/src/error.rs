@@ -633,6 +633,24 @@ fn instead(suggestion: &str) -> String {
     }
 }
 
+/// A whole number with thousands separators, as people read counts (`17,825,792`).
+///
+/// ```
+/// assert_eq!(npuzzle::error::grouped(17825792), "17,825,792");
+/// assert_eq!(npuzzle::error::grouped(999), "999");
+/// ```
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// A time in words: `5 s`, `2 minutes`.
 pub fn human_seconds(seconds: f64) -> String {
     if seconds >= 90.0 {
@@ -734,8 +752,9 @@ impl fmt::Display for SearchError {
             } => write!(
                 f,
                 "{algorithm} stopped (time limit or interrupt) after {:.2} s, at depth \
-                 {lower_bound} with {expanded} states found; nothing was saved",
-                elapsed.as_secs_f64()
+                 {lower_bound} with {} states found; nothing was saved",
+                elapsed.as_secs_f64(),
+                grouped(*expanded)
             ),
             SearchError::TimeLimit {
                 algorithm,
@@ -744,9 +763,10 @@ impl fmt::Display for SearchError {
                 expanded,
             } => write!(
                 f,
-                "{algorithm} stopped (time limit, node budget or interrupt) after {:.2} s and {expanded} expanded \
+                "{algorithm} stopped (time limit, node budget or interrupt) after {:.2} s and {} expanded \
                  nodes; the solution needs at least {lower_bound} moves",
-                elapsed.as_secs_f64()
+                elapsed.as_secs_f64(),
+                grouped(*expanded)
             ),
             SearchError::Unsupported { algorithm, reason } => {
                 write!(f, "{algorithm} cannot solve this board: {reason}")
