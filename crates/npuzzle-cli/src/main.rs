@@ -174,7 +174,7 @@ impl From<io::Error> for Fail {
                   4 an I/O error; 5 an internal error; 130 a second Ctrl-C. In a batch, the worst of \
                   them."
 )]
-struct Cli {
+pub struct Cli {
     #[command(subcommand)]
     command: Command,
 }
@@ -194,6 +194,10 @@ enum Command {
     Moves(cmd::sequence::Args),
     Render(cmd::render::Args),
     Serve(cmd::serve::Args),
+    /// Write a shell completion script (bash, zsh or fish) to standard output.
+    Completions(cmd::shell::CompletionsArgs),
+    /// Write the manual page (roff, for man) to standard output.
+    Man(cmd::shell::ManArgs),
 }
 
 /// Help, version, or a bad command line: clap's text, written where it belongs with the
@@ -273,6 +277,8 @@ fn dispatch(command: Command, out: &mut Counted<impl Write>) -> Result<u8, Fail>
         Command::Moves(a) => cmd::sequence::run(a, out),
         Command::Render(a) => cmd::render::run(a, out),
         Command::Serve(a) => cmd::serve::run(a, out),
+        Command::Completions(a) => cmd::shell::completions(a, out),
+        Command::Man(a) => cmd::shell::man(a, out),
     }
 }
 

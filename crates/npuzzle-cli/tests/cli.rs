@@ -2131,3 +2131,86 @@ fn zero_aware_databases_are_built_listed_verified_and_used() {
         2,
     );
 }
+
+/// Shell completions (bash, zsh, fish) and the manual pages come from the command line's
+/// own definition: every subcommand in them, bash's script valid and completing `so` to
+/// solve and solvable, and `man --dir` writing a page per subcommand.
+#[test]
+fn completions_and_manual_pages_name_every_subcommand() {
+    let subcommands = [
+        "solve",
+        "compare",
+        "solvable",
+        "apply",
+        "verify",
+        "judge",
+        "analyze",
+        "pdb",
+        "bench",
+        "scramble",
+        "moves",
+        "render",
+        "serve",
+        "completions",
+        "man",
+    ];
+    for shell in ["bash", "zsh", "fish"] {
+        let o = npuzzle(&["completions", shell], "");
+        assert!(o.status.success(), "{shell}: {}", text(&o.stderr));
+        let script = text(&o.stdout);
+        for s in subcommands {
+            assert!(script.contains(s), "{shell} lacks {s}");
+        }
+    }
+    let o = npuzzle(&["completions", "bash"], "");
+    let dir = temp_dir("completions");
+    let path = dir.join("npuzzle.bash");
+    std::fs::write(&path, &o.stdout).unwrap();
+    let bash = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "source {}; COMP_WORDS=(npuzzle so); COMP_CWORD=1; _npuzzle npuzzle so npuzzle; echo \"${{COMPREPLY[@]}}\"",
+            path.display()
+        ))
+        .output();
+    if let Ok(b) = bash {
+        assert_eq!(
+            text(&b.stdout).trim(),
+            "solve solvable",
+            "{}",
+            text(&b.stderr)
+        );
+    }
+    refused(
+        &["completions", "tcsh"],
+        "possible values: bash, zsh, fish",
+        2,
+    );
+
+    let o = npuzzle(&["man"], "");
+    assert!(o.status.success());
+    let page = text(&o.stdout);
+    assert!(
+        page.contains(".TH npuzzle 1") && page.contains("SUBCOMMANDS"),
+        "{page}"
+    );
+    let out = dir.join("man1");
+    let o = npuzzle(&["man", "--dir", out.to_str().unwrap()], "");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    for s in subcommands {
+        let p = out.join(format!("npuzzle-{s}.1"));
+        let page = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        assert!(page.contains(&format!("npuzzle {s}")), "{}", p.display());
+    }
+    assert!(out.join("npuzzle.1").is_file());
+    // A folder that cannot be made: refused, saying where.
+    let file = dir.join("a-file");
+    std::fs::write(&file, b"x").unwrap();
+    let o = npuzzle(&["man", "--dir", file.join("sub").to_str().unwrap()], "");
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("--dir: cannot make"),
+        "{}",
+        text(&o.stderr)
+    );
+}

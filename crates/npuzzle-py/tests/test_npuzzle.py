@@ -528,3 +528,14 @@ def test_the_librarys_notes_are_logged_in_its_own_words(tmp_path):
     with pytest.raises(ValueError, match="found both"):
         npuzzle.solve("8 1 3/4 0 2/7 6 5", pdb="1,2,3,4/5,6,7,8",
                       pdbs=npuzzle.PatternDatabases.build("3x3", "1,2,3,4/5,6,7,8"))
+
+
+def test_the_packages_show_only_their_own_names():
+    """``dir(npuzzle)`` and ``dir(npuzzle.dask)`` hold the packages' own names, as their
+    ``__all__`` lists them (no ``Any``, ``Optional``, ``np`` or ``annotations``), besides
+    private ones and the submodules."""
+    import npuzzle.dask
+
+    for module in (npuzzle, npuzzle.dask):
+        public = {n for n in dir(module) if not n.startswith("_")} - {"dask", "env"}
+        assert public == set(module.__all__) - {"__version__"}, (module.__name__, public ^ set(module.__all__))

@@ -10,5 +10,6 @@ pub mod render;
 pub mod scramble;
 pub mod sequence;
 pub mod serve;
+pub mod shell;
 pub mod solvable;
 pub mod solve;

@@ -15,11 +15,9 @@ and run on every core:
 14
 """
 
-from __future__ import annotations
+from typing import Any as _Any, Optional as _Optional
 
-from typing import Any, Optional
-
-import numpy as np
+import numpy as _np
 
 from ._core import (
     PatternDatabases,
@@ -56,30 +54,30 @@ __all__ = [
 ]
 
 
-def _boards(boards: Any) -> np.ndarray:
+def _boards(boards: _Any) -> _np.ndarray:
     """An ``(N, cells)`` uint8 C-contiguous array of ``boards``; ValueError if it cannot be."""
-    a = np.asarray(boards)
+    a = _np.asarray(boards)
     if a.ndim == 1 and a.size:
         a = a.reshape(1, -1)
     if a.ndim != 2:
         raise ValueError(f"boards: expected an (N, cells) array, found shape {a.shape}")
-    if a.dtype != np.uint8:
-        if not np.issubdtype(a.dtype, np.integer):
+    if a.dtype != _np.uint8:
+        if not _np.issubdtype(a.dtype, _np.integer):
             raise ValueError(f"boards: expected integer tiles, found dtype {a.dtype}")
         if a.size and (a.min() < 0 or a.max() > 255):
             raise ValueError(
                 f"boards: expected tiles 0 to 255, found {int(a.min())} to {int(a.max())}"
             )
-    return np.ascontiguousarray(a, dtype=np.uint8)
+    return _np.ascontiguousarray(a, dtype=_np.uint8)
 
 
 def distances(
-    boards: Any,
+    boards: _Any,
     size: str,
-    goal: Any = None,
-    pdbs: Optional[PatternDatabases] = None,
+    goal: _Any = None,
+    pdbs: _Optional[PatternDatabases] = None,
     threads: int = 0,
-) -> np.ndarray:
+) -> _np.ndarray:
     """Optimal distances (int32) of an ``(N, cells)`` array of boards to the goal.
 
     By a distance table on boards of up to 12 cells, by pattern-database IDA* with
@@ -89,19 +87,19 @@ def distances(
 
 
 def estimates(
-    boards: Any,
+    boards: _Any,
     size: str,
     heuristic: str = "manhattan",
-    goal: Any = None,
-    pdbs: Optional[PatternDatabases] = None,
+    goal: _Any = None,
+    pdbs: _Optional[PatternDatabases] = None,
     threads: int = 0,
-) -> np.ndarray:
+) -> _np.ndarray:
     """Admissible estimates (int32): manhattan, linear-conflict, walking-distance,
     misplaced, or pdb (with ``pdbs``)."""
     return _core._estimates(_boards(boards), size, heuristic, goal, pdbs, threads)
 
 
-def solvable(boards: Any, size: str, goal: Any = None, threads: int = 0) -> np.ndarray:
+def solvable(boards: _Any, size: str, goal: _Any = None, threads: int = 0) -> _np.ndarray:
     """Whether each board can reach the goal (bool array)."""
     return _core._solvable(_boards(boards), size, goal, threads)
 

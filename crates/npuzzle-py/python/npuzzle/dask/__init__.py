@@ -22,8 +22,6 @@ Tasks are pure: when a worker dies, Dask runs its tasks again elsewhere and the 
 the same.
 """
 
-from __future__ import annotations
-
 from ._arrays import distances, estimates
 from ._cluster import Databases
 from ._many import Failure, solve_many
