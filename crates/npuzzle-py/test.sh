@@ -19,9 +19,14 @@ cargo build --locked -q -p npuzzle-cli
 echo "py: building the package (maturin develop --release)"
 # (With the fault-injection feature: the tests show that a panic is an exception.)
 (cd "$here" && VIRTUAL_ENV="$venv" PATH="$venv/bin:$PATH" maturin develop --release -q --features fault-injection)
+# The wheel as people install it (no test feature), for the test that installs it into a
+# fresh virtual environment with no Rust toolchain on the PATH (tests/test_wheel.py).
+echo "py: building the wheel (maturin build --release)"
+rm -rf "$target/wheels"
+(cd "$here" && VIRTUAL_ENV="$venv" PATH="$venv/bin:$PATH" maturin build --release -q -o "$target/wheels")
 # The tests never touch the user's cache: every face's default folders point into a
 # fresh folder of the run's own, removed at the end.
 cache="$(mktemp -d "${TMPDIR:-/tmp}/npuzzle-py-cache.XXXXXX")"
 trap 'rm -rf "$cache"' EXIT
 NPUZZLE_CACHE_DIR="$cache/cache" NPUZZLE_PDB_DIR="$cache/pdb" XDG_CACHE_HOME="$cache/xdg" \
-  NPUZZLE_BIN="$target/debug/npuzzle" "$venv/bin/python" -m pytest -q "$here/tests" "$@"
+  NPUZZLE_BIN="$target/debug/npuzzle" NPUZZLE_WHEELS="$target/wheels" "$venv/bin/python" -m pytest -q "$here/tests" "$@"
