@@ -117,3 +117,40 @@ def test_a_pickle_naming_anything_but_boards_and_arrays_is_refused(tmp_path):
     assert out.returncode != 0
     assert "never" not in out.stdout
     assert "refusing" in out.stderr and "system" in out.stderr, out.stderr
+
+
+def test_record_writes_a_benchmarks_figures_as_data(tmp_path):
+    """bench/record.py runs an `npuzzle bench` command and puts its figures in the results
+    file: date, machine, command, commit, and the row, replacing the row of the same
+    command and set (the others stay)."""
+    import json
+
+    results = tmp_path / "results"
+    results.mkdir()
+    old = {"benchmark": "small", "order": 1, "title": "t", "description": "d",
+           "columns": [{"field": "set", "header": "databases"}],
+           "records": [{"benchmark": "small", "date": "2020-01-01", "machine": "m",
+                        "command": "npuzzle bench --set random --size 3x3 --count 5 --seed 1",
+                        "commit": "abc", "figures": [{"set": "table"}, {"set": "other"}]}]}
+    (results / "small.json").write_text(json.dumps(old))
+    binary = os.environ["NPUZZLE_BIN"]
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "record.py"), "small", "--set-name", "table", "--runs", "2",
+         "--results", str(results), "--no-tables", "--",
+         binary, "bench", "--set", "random", "--size", "3x3", "--count", "5", "--seed", "1"],
+        capture_output=True, text=True, check=False, timeout=300)
+    assert out.returncode == 0, out.stderr
+    data = json.loads((results / "small.json").read_text())
+    new, kept = data["records"][0], data["records"][1]
+    assert new["command"] == "npuzzle bench --set random --size 3x3 --count 5 --seed 1"
+    assert new["date"] and new["commit"] and "cores" in new["machine"]
+    row = new["figures"][0]
+    # (A random set's reference is the Manhattan bound, not the optimum.)
+    assert row["set"] == "table" and row["expanded"] >= 0, row
+    assert row["answers"] == "all 5 optimal" or row["answers"].startswith("5 of 5 solved, x"), row
+    assert row["searching"].endswith(" s") and row["whole"].endswith(" s")
+    assert kept["figures"] == [{"set": "other"}], kept
+    # Without -- and a command: refused, saying so.
+    out = subprocess.run([sys.executable, str(ROOT / "bench" / "record.py"), "small", "--set-name", "x",
+                          "--results", str(results)], capture_output=True, text=True, check=False)
+    assert out.returncode == 2 and "expected -- then" in out.stderr, out.stderr
