@@ -146,6 +146,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="the results folder [bench/results]")
     parser.add_argument("--no-tables", action="store_true", help="do not write docs/benchmarks.md")
     argv = sys.argv[1:] if argv is None else argv
+    if "--" not in argv and any(a in ("-h", "--help") for a in argv):
+        parser.print_help()
+        return 0
     if "--" not in argv:
         parser.error("expected -- then the npuzzle bench command, found no --")
     cut = argv.index("--")

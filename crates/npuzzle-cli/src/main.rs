@@ -108,7 +108,8 @@ pub fn search_words(e: &npuzzle::SearchError) -> String {
             format!("{flag}: {reason}")
         }
         E::BuildTooLong { .. } => format!(
-            "{e} (npuzzle pdb build --size WxH --pdb PARTITION builds it; or raise --time-limit)"
+            "{e} (npuzzle pdb build --size WxH --pdb PARTITION [--goal GOAL] builds it ahead, \
+             with --goal where the board's goal is not the usual one; or raise --time-limit)"
         ),
         E::MemoryLimit { suggestion, .. }
             if !suggestion.is_empty() && !suggestion.contains(' ') =>

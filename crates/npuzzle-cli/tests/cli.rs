@@ -2203,6 +2203,28 @@ fn completions_and_manual_pages_name_every_subcommand() {
         assert!(page.contains(&format!("npuzzle {s}")), "{}", p.display());
     }
     assert!(out.join("npuzzle.1").is_file());
+    // The subcommands' own subcommands too, and every page another names is written.
+    for nested in ["npuzzle-pdb-build.1", "npuzzle-moves-simplify.1"] {
+        assert!(out.join(nested).is_file(), "{nested}");
+    }
+    for e in std::fs::read_dir(&out).unwrap() {
+        let page = std::fs::read_to_string(e.unwrap().path())
+            .unwrap()
+            .replace("\\-", "-");
+        for (at, _) in page.match_indices("(1)") {
+            let before = &page[..at];
+            let start = before
+                .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+                .map_or(0, |k| k + 1);
+            let name = &before[start..];
+            if name.starts_with("npuzzle") {
+                assert!(
+                    out.join(format!("{name}.1")).is_file(),
+                    "{name}(1) is named but not written"
+                );
+            }
+        }
+    }
     // A folder that cannot be made: refused, saying where.
     let file = dir.join("a-file");
     std::fs::write(&file, b"x").unwrap();

@@ -22,7 +22,7 @@ type Loaded = (Board, String, Arc<npuzzle::heuristic::pdb::PdbHeuristic>);
 /// the start when --pdb names them) and shared by every request.
 #[derive(ClapArgs, Debug)]
 #[command(
-    after_help = "Examples:\n  npuzzle serve                       # http://127.0.0.1:8080/\n  npuzzle serve --bind 127.0.0.1:0    # any free port (printed)\n  npuzzle serve --pdb 7-8             # build the 4x4 databases first if missing\n\nAPI (README, \"The browser page\"):\n  GET  /api/health\n  GET  /api/scramble?size=4x4[&seed=S][&moves=K]\n  POST /api/solve    {\"board\": \"8 1 3/4 0 2/7 6 5\", \"algorithm\": \"auto\"}\n  POST /api/compare  {\"board\": \"8 1 3/4 0 2/7 6 5\"}"
+    after_help = "Examples:\n  npuzzle serve                       # http://127.0.0.1:8080/\n  npuzzle serve --bind 127.0.0.1:0    # any free port (printed)\n  npuzzle serve --pdb 7-8             # build the 4x4 databases first if missing\n\nAPI (docs/server.md):\n  GET  /api/health\n  GET  /api/scramble?size=4x4[&seed=S][&moves=K]\n  POST /api/board    {\"board\": \"8 1 3/4 0 2/7 6 5\"}\n  POST /api/solve    {\"board\": \"8 1 3/4 0 2/7 6 5\", \"algorithm\": \"auto\"}\n  POST /api/compare  {\"board\": \"8 1 3/4 0 2/7 6 5\"}\n  POST /api/solve/stream, /api/compare/stream, /api/watch/stream (server-sent events)"
 )]
 pub struct Args {
     /// Address to listen on; anything but loopback lets other machines use the server.

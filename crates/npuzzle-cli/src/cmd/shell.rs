@@ -57,9 +57,26 @@ pub fn completions(args: CompletionsArgs, out: &mut impl Write) -> Result<u8, Fa
     Ok(OK)
 }
 
+/// A page for every subcommand of `cmd` (and theirs: `npuzzle-pdb-build`), named after
+/// its path.
+fn pages_of(cmd: &clap::Command, path: &str, pages: &mut Vec<(String, clap::Command)>) {
+    for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
+        let name = format!("{path}-{}", sub.get_name());
+        let call = format!("{} {}", path.replace('-', " "), sub.get_name());
+        let page = sub
+            .clone()
+            .disable_help_subcommand(true)
+            .display_name(name.clone())
+            .bin_name(call);
+        pages_of(&page, &name, pages);
+        pages.push((name, page));
+    }
+}
+
 /// `npuzzle man`.
 pub fn man(args: ManArgs, out: &mut impl Write) -> Result<u8, Fail> {
-    let cmd = crate::Cli::command();
+    // (The help subcommand is `--help` on every page; it gets no page of its own.)
+    let cmd = crate::Cli::command().disable_help_subcommand(true);
     let Some(dir) = args.dir else {
         let mut bytes = Vec::new();
         clap_mangen::Man::new(cmd).render(&mut bytes)?;
@@ -69,17 +86,12 @@ pub fn man(args: ManArgs, out: &mut impl Write) -> Result<u8, Fail> {
     std::fs::create_dir_all(&dir)
         .map_err(|e| Fail::input(format!("--dir: cannot make {}: {e}", dir.display())))?;
     let mut pages = vec![("npuzzle".to_string(), cmd.clone())];
-    for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
-        let name = format!("npuzzle-{}", sub.get_name());
-        let page = sub
-            .clone()
-            .display_name(name.clone())
-            .bin_name(format!("npuzzle {}", sub.get_name()));
-        pages.push((name, page));
-    }
+    pages_of(&cmd, "npuzzle", &mut pages);
     for (name, page) in pages {
         let mut bytes = Vec::new();
-        clap_mangen::Man::new(page).render(&mut bytes)?;
+        clap_mangen::Man::new(page)
+            .source(format!("npuzzle {}", env!("CARGO_PKG_VERSION")))
+            .render(&mut bytes)?;
         let path = dir.join(format!("{name}.1"));
         npuzzle::files::write_through(&path, &bytes).map_err(|e| Fail {
             code: crate::IO,

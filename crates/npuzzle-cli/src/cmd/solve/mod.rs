@@ -25,7 +25,7 @@ mod print;
 use batch::*;
 use print::*;
 
-/// Solve boards optimally.
+/// Solve boards: proven optimal where the search finishes (--optimal for nothing else).
 ///
 /// Boards come from the arguments, or from standard input: one per line, or grid lines
 /// joined until a board is complete; blank lines and '#' comments are skipped. A bad line
@@ -65,8 +65,9 @@ pub struct Args {
     /// Print one JSON object per board per line.
     #[arg(long)]
     pub json: bool,
-    /// Weighted IDA* (with --algo idastar or auto, without pattern databases): a solution
-    /// sooner, at most W times the shortest (W from 1 to 100).
+    /// Weighted search (IDA* with --algo idastar or auto, with or without pattern
+    /// databases; A* with --algo astar): a solution sooner, at most W times the shortest
+    /// (W from 1 to 100).
     #[arg(long, value_name = "W", value_parser = crate::opts::parse_weight)]
     pub weight: Option<f64>,
     /// The anytime solver's beams at this one width (1 to 1048576) instead of widths
