@@ -47,7 +47,7 @@ pub struct Args {
     /// Do not save the distance table in the cache.
     #[arg(long)]
     pub no_save: bool,
-    /// Where tables are kept [default: $NPUZZLE_CACHE_DIR, else ~/.cache/npuzzle].
+    /// Where tables are kept [default: $NPUZZLE_CACHE_DIR, else $XDG_CACHE_HOME/npuzzle, else ~/.cache/npuzzle].
     #[arg(long, value_name = "DIR")]
     pub cache_dir: Option<PathBuf>,
     #[command(flatten)]

@@ -107,7 +107,7 @@ pub struct Args {
     pub pdb_dir: Option<PathBuf>,
     /// How database files are loaded: read (into huge pages: a second or so to load, then
     /// the fastest lookups, and two threads get in each other's way least), map (start at
-    /// once), auto (map up to 4x4, read beyond).
+    /// once), auto (the same as read: a benchmark keeps its files open).
     #[arg(long, value_name = "HOW", default_value = "read")]
     pub pdb_load: npuzzle::heuristic::pdb::Load,
     #[command(flatten)]

@@ -108,10 +108,10 @@ pub struct Args {
     /// How database files are loaded: map (start at once; only for files nothing else
     /// writes meanwhile), read (into memory of the command's own, on huge pages: lookups
     /// about 15% faster, about 1 s to load the 24-puzzle's), auto (one board on the
-    /// command line: map up to 4x4 and from 7x7, read between; a batch: read).
+    /// command line: map up to 16 cells and past 36, read from 17 to 36; a batch: read).
     #[arg(long, value_name = "HOW", default_value = "auto")]
     pub pdb_load: npuzzle::heuristic::pdb::Load,
-    /// Where distance tables are kept [default: $NPUZZLE_CACHE_DIR, else ~/.cache/npuzzle].
+    /// Where distance tables are kept [default: $NPUZZLE_CACHE_DIR, else $XDG_CACHE_HOME/npuzzle, else ~/.cache/npuzzle].
     #[arg(long, value_name = "DIR")]
     pub cache_dir: Option<std::path::PathBuf>,
     #[command(flatten)]
