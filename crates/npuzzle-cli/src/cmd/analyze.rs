@@ -38,7 +38,7 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
     /// Threads to use [default: all cores].
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, hide_default_value = true)]
     pub threads: usize,
     /// Count moves as single-tile (stm) or multi-tile (mtm: a row or column slid at once
     /// is one move; no distance table is kept for it).

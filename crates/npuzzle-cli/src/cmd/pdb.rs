@@ -53,7 +53,7 @@ pub enum Action {
         #[arg(long, default_value = "stm", value_parser = |s: &str| s.parse::<npuzzle::sequence::Metric>())]
         metric: npuzzle::sequence::Metric,
         /// Threads [default: all cores].
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, hide_default_value = true)]
         threads: usize,
         #[command(flatten)]
         limits: LimitOpts,
@@ -66,7 +66,7 @@ pub enum Action {
     /// not write here (copied in, or changed since) is used only once proven.
     Verify {
         /// Threads [default: all cores].
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, hide_default_value = true)]
         threads: usize,
         #[command(flatten)]
         limits: LimitOpts,

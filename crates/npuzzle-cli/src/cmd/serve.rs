@@ -29,7 +29,7 @@ pub struct Args {
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
     pub bind: String,
     /// Solves run at once for each lane (small boards, large boards) [default: all cores].
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0, hide_default_value = true)]
     pub workers: usize,
     /// Solves that may wait behind the running ones (for large boards a quarter of it);
     /// past it requests get 503 with Retry-After.

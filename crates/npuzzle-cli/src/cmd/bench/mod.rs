@@ -97,7 +97,7 @@ pub struct Args {
     #[arg(long, default_value = "auto")]
     pub pdb: String,
     /// Search threads per instance [default: all cores].
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, hide_default_value = true)]
     pub threads: usize,
     /// Print one JSON object per instance, then one with the totals.
     #[arg(long)]

@@ -100,7 +100,7 @@ pub struct Args {
     #[arg(long, value_name = "PARTITION")]
     pub pdb: Option<String>,
     /// Threads for pattern-database IDA* [default: all cores].
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, hide_default_value = true)]
     pub threads: usize,
     /// Where pattern databases are kept [default: $NPUZZLE_PDB_DIR, else the cache directory].
     #[arg(long, value_name = "DIR")]
