@@ -121,18 +121,9 @@ pub fn quote_short(s: &str) -> String {
     format!("{:?} ({n} characters)", format!("{head}..."))
 }
 
-/// A count with thousands separators: `181,440`.
-pub fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+/// A count with thousands separators: `181,440` (the library's, as its messages write
+/// counts).
+pub use npuzzle::error::grouped as thousands;
 
 /// Reads a byte count: a number with an optional K, M, G or T suffix (binary units).
 pub fn parse_bytes(s: &str) -> Result<u64, String> {

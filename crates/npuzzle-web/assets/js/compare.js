@@ -2,10 +2,9 @@
 // search ends. The comparison is for the board asked about: it goes when the board shown
 // changes.
 
-import { $, S, busy, info } from "./state.js";
+import { $, S, ask, info } from "./state.js";
 import { fmtInt, fmtTime } from "./board.js";
-import { isFor, question } from "./answer.js";
-import { stream } from "./net.js";
+import { question } from "./answer.js";
 import { stop } from "./solve.js";
 import { clearCompare } from "./view.js";
 
@@ -16,41 +15,23 @@ export async function compare() {
   if (S.busy) return;
   stop();
   const q = question(S.cells, S.w, S.h);
-  const ctrl = new AbortController();
-  S.ctrl = ctrl;
-  busy(true);
   clearCompare();
   S.compared = q;
-  info("cmpinfo", "Running every search (each stops after 2 s)…");
-  try {
-    const rows = [];
-    let r = null, failed = null;
-    await stream("/api/compare/stream", { board: q.board }, ctrl.signal, (ev, d) => {
-      if (S.ctrl !== ctrl) return;
-      if (ev === "run") {
-        rows.push(d);
-        info("cmpinfo", `Running every search (each stops after 2 s): ${rows.length} done…`);
-        drawChart(rows);
-        drawTable(rows);
-      } else if (ev === "result") r = d;
-      else if (ev === "error") failed = d.error;
-    });
-    if (S.ctrl !== ctrl || !isFor(q, S.cells, S.w, S.h)) return;
-    S.ctrl = null;
-    busy(false);
-    // (The request is over: a refusal is said here, not thrown past the check above.)
-    if (failed || !r) { info("cmpinfo", failed || "the server ended the answer early", "bad"); return; }
-    if (!r.solvable) { info("cmpinfo", "This board cannot reach the goal: nothing to compare."); return; }
-    const known = r.length === null ? "unknown (no search finished)" : fmtInt(r.length);
-    info("cmpinfo", `Optimal length ${known}: bars show nodes expanded and time, log scale.`);
-    drawChart(r.runs);
-    drawTable(r.runs);
-  } catch (e) {
-    if (S.ctrl !== ctrl || e.name === "AbortError") return;
-    S.ctrl = null;
-    busy(false);
-    info("cmpinfo", e.message, "bad");
-  }
+  // Each search's row as it ends; the chart and table grow with them.
+  const rows = [];
+  const r = await ask(q, "/api/compare/stream", { board: q.board }, "cmpinfo", "Running every search (each stops after 2 s)…", (ev, d) => {
+    if (ev !== "run") return;
+    rows.push(d);
+    info("cmpinfo", `Running every search (each stops after 2 s): ${rows.length} done…`);
+    drawChart(rows);
+    drawTable(rows);
+  });
+  if (!r) return;
+  if (!r.solvable) { info("cmpinfo", "This board cannot reach the goal: nothing to compare."); return; }
+  const known = r.length === null ? "unknown (no search finished)" : fmtInt(r.length);
+  info("cmpinfo", `Optimal length ${known}: bars show nodes expanded and time, log scale.`);
+  drawChart(r.runs);
+  drawTable(r.runs);
 }
 
 function name(run) { return run.heuristic ? `${run.algorithm} (${run.heuristic})` : run.algorithm; }

@@ -2,10 +2,9 @@
 // Solve is pressed; the answer plays only on that board and on the boards its own steps
 // put there.
 
-import { $, S, busy, info, status, stepsEnabled } from "./state.js";
+import { $, S, ask, info, status, stepsEnabled } from "./state.js";
 import { expand, fmtInt, fmtTime } from "./board.js";
-import { Playback, isFor, question } from "./answer.js";
-import { stream } from "./net.js";
+import { Playback, question } from "./answer.js";
 import { render } from "./view.js";
 
 /** Stops playback (the solution stays, where it stands). */
@@ -110,39 +109,21 @@ export async function solve() {
   // Past 25 cells auto is the anytime solver: three seconds of it, its answer shown
   // improving as it goes.
   if (S.w * S.h > 25 && req.algorithm === "auto") req.time_limit = 3;
-  const ctrl = new AbortController();
-  S.ctrl = ctrl;
-  busy(true);
-  info(id, "Solving…");
-  try {
-    let r = null, failed = null, proven = 0, name = "", best = null;
-    await stream("/api/solve/stream", req, ctrl.signal, (ev, d) => {
-      if (S.ctrl !== ctrl) return;
-      if (ev === "progress") {
-        if (d.bound !== null) { proven = Math.max(proven, d.bound); name = d.algorithm; }
-        if (d.best != null) best = d.best;
-        info(id, best !== null
-          ? `Searching (${name}): best so far ${fmtInt(best)} moves, at least ${fmtInt(proven)} proven, ${d.seconds.toFixed(1)} s…`
-          : `Searching${name ? ` (${name})` : ""}: at least ${fmtInt(proven)} moves proven, ${fmtInt(d.expanded)} nodes, ${d.seconds.toFixed(1)} s…`);
-      } else if (ev === "result") r = d;
-      else if (ev === "error") failed = d.error;
-    });
-    // An answer for a board no longer shown is dropped (its request was aborted).
-    if (S.ctrl !== ctrl || !isFor(q, S.cells, S.w, S.h)) return;
-    S.ctrl = null;
-    busy(false);
-    // (The request is over: a refusal is said here, not thrown past the check above.)
-    if (failed || !r) { info(id, failed || "the server ended the answer early", "bad"); return; }
-    S.play = new Playback(q, expand(r.moves || ""), r);
-    const proof = r.optimal ? "optimal" : `not proven optimal (lower bound ${fmtInt(r.lower_bound)})`;
-    const h = r.heuristic ? ` with ${r.heuristic}` : "";
-    info(id, `${fmtInt(r.length)} moves, ${proof}; ${r.algorithm}${h}: ${fmtInt(r.expanded)} nodes expanded in ${fmtTime(r.seconds)}.`);
-    showMoves();
-    if (S.play.moves.length) play();
-  } catch (e) {
-    if (S.ctrl !== ctrl || e.name === "AbortError") return;
-    S.ctrl = null;
-    busy(false);
-    info(id, e.message, "bad");
-  }
+  // The search as it goes: the bound it has proven, the nodes, the time.
+  let proven = 0, name = "", best = null;
+  const r = await ask(q, "/api/solve/stream", req, id, "Solving…", (ev, d) => {
+    if (ev !== "progress") return;
+    if (d.bound !== null) { proven = Math.max(proven, d.bound); name = d.algorithm; }
+    if (d.best != null) best = d.best;
+    info(id, best !== null
+      ? `Searching (${name}): best so far ${fmtInt(best)} moves, at least ${fmtInt(proven)} proven, ${d.seconds.toFixed(1)} s…`
+      : `Searching${name ? ` (${name})` : ""}: at least ${fmtInt(proven)} moves proven, ${fmtInt(d.expanded)} nodes, ${d.seconds.toFixed(1)} s…`);
+  });
+  if (!r) return;
+  S.play = new Playback(q, expand(r.moves || ""), r);
+  const proof = r.optimal ? "optimal" : `not proven optimal (lower bound ${fmtInt(r.lower_bound)})`;
+  const h = r.heuristic ? ` with ${r.heuristic}` : "";
+  info(id, `${fmtInt(r.length)} moves, ${proof}; ${r.algorithm}${h}: ${fmtInt(r.expanded)} nodes expanded in ${fmtTime(r.seconds)}.`);
+  showMoves();
+  if (S.play.moves.length) play();
 }

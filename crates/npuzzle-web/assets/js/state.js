@@ -1,6 +1,9 @@
 // What every part of the page shares: the board shown, the answer bound to it, the
 // search under way, and the few helpers that touch them all.
 
+import { isFor } from "./answer.js";
+import { stream } from "./net.js";
+
 /** The element of id `id`. */
 export const $ = (id) => document.getElementById(id);
 
@@ -53,6 +56,39 @@ export function busy(b) {
     $(S.focusBack || "solve").focus();
     S.focusBack = null;
   }
+}
+
+/** Asks the server a streamed question about the board `q` (answer.js's question): a
+ * search under way (Cancel live, the steps waiting), saying `saying` in the line `id`,
+ * whose events other than `result` and `error` go to `on(name, data)` while it is the
+ * page's. Gives the `result` event's data once it ends for the board still shown, else
+ * null: an error said in the line `id`, or an answer for another board dropped (its
+ * request was aborted, so the server cancelled its search). */
+export async function ask(q, path, body, id, saying, on = () => {}) {
+  const ctrl = new AbortController();
+  S.ctrl = ctrl;
+  busy(true);
+  info(id, saying);
+  let result = null, failed = null;
+  try {
+    await stream(path, body, ctrl.signal, (ev, d) => {
+      if (S.ctrl !== ctrl) return;
+      if (ev === "result") result = d;
+      else if (ev === "error") failed = d.error;
+      else on(ev, d);
+    });
+  } catch (e) {
+    if (S.ctrl !== ctrl || e.name === "AbortError") return null;
+    failed = e.message;
+  }
+  if (S.ctrl !== ctrl || !isFor(q, S.cells, S.w, S.h)) return null;
+  S.ctrl = null;
+  busy(false);
+  if (failed || !result) {
+    info(id, failed || "the server ended the answer early", "bad");
+    return null;
+  }
+  return result;
 }
 
 /** The playback's buttons: live only with a solution for the board shown and no search

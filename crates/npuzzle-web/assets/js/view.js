@@ -3,6 +3,7 @@
 
 import { $, S } from "./state.js";
 import { isSolved, text } from "./board.js";
+import { isFor } from "./answer.js";
 
 /** Builds the tiles for the board's size. */
 export function build() {
@@ -85,7 +86,7 @@ export function clearCompare() {
 
 /** Keeps the comparison only while the board it was asked for is shown. */
 export function keepCompare() {
-  if (S.compared && !(S.compared.w === S.w && S.compared.h === S.h && S.compared.board === text(S.cells, S.w))) clearCompare();
+  if (S.compared && !isFor(S.compared, S.cells, S.w, S.h)) clearCompare();
 }
 
 /** Says a move for screen readers: the tile moved and where the gap is now. */

@@ -1,10 +1,9 @@
 // Watching a search on the board shown (3x3 and small oblong boards): the library's steps
 // streamed by the server, played back at the speed chosen; the page only draws them.
 
-import { $, S, busy, info } from "./state.js";
+import { $, S, ask, info } from "./state.js";
 import { fmtInt, fmtTime } from "./board.js";
 import { isFor, question } from "./answer.js";
-import { stream } from "./net.js";
 import { stop } from "./solve.js";
 import { at, caption } from "./watching.js";
 
@@ -52,31 +51,11 @@ export async function watch() {
   const q = question(S.cells, S.w, S.h);
   const req = { board: q.board, algorithm: $("walgo").value };
   if (!$("wheur").disabled) req.heuristic = $("wheur").value;
-  const ctrl = new AbortController();
-  S.ctrl = ctrl;
-  busy(true);
-  info("winfo", "Running the search…");
   const events = [];
-  let result = null, failed = null;
-  try {
-    await stream("/api/watch/stream", req, ctrl.signal, (ev, d) => {
-      if (S.ctrl !== ctrl) return;
-      if (ev === "result") result = d;
-      else if (ev === "error") failed = d.error;
-      else events.push({ type: ev, ...d });
-    });
-    if (S.ctrl !== ctrl || !isFor(q, S.cells, S.w, S.h)) return;
-    S.ctrl = null;
-    busy(false);
-    // (The request is over: a refusal is said here, not thrown past the check above.)
-    if (failed || !result) { info("winfo", failed || "the server ended the answer early", "bad"); return; }
-  } catch (e) {
-    if (S.ctrl !== ctrl || e.name === "AbortError") return;
-    S.ctrl = null;
-    busy(false);
-    info("winfo", e.message, "bad");
-    return;
-  }
+  const result = await ask(q, "/api/watch/stream", req, "winfo", "Running the search…", (ev, d) => {
+    events.push({ type: ev, ...d });
+  });
+  if (!result) return;
   Object.assign(W, { q, events, i: -1, algorithm: req.algorithm, result });
   const h = result.heuristic ? ` (${result.heuristic})` : "";
   const sampled = req.algorithm === "astar" && result.expanded > events.length

@@ -11,7 +11,7 @@ use axum::extract::State as Shared;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use npuzzle::limits::{Trace, TraceHook};
-use npuzzle::{Algorithm, Board, HeuristicKind, Limits};
+use npuzzle::{Algorithm, Board, HeuristicKind, Limits, Size};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -101,7 +101,7 @@ fn read_watch(body: Result<Bytes, BytesRejection>) -> Result<Watched, Rejected> 
 }
 
 /// One trace event as the page reads it.
-fn event(t: &Trace<'_>, w: usize) -> Option<String> {
+fn event(t: &Trace<'_>, size: Size) -> Option<String> {
     Some(match *t {
         Trace::Layer {
             side,
@@ -123,18 +123,10 @@ fn event(t: &Trace<'_>, w: usize) -> Option<String> {
             if expanded > EXPAND_ALL && expanded % EXPAND_EVERY != 0 {
                 return None;
             }
-            let rows: Vec<String> = cells
-                .chunks(w)
-                .map(|r| {
-                    r.iter()
-                        .map(|t| t.to_string())
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                })
-                .collect();
+            let board = Board::from_cells(size, cells.to_vec()).ok()?;
             stream::json_event(
                 "expand",
-                &json!({ "board": rows.join("/"), "g": g, "h": h, "f": g + h, "open": open, "expanded": expanded }),
+                &json!({ "board": board.to_string(), "g": g, "h": h, "f": g + h, "open": open, "expanded": expanded }),
             )
         }
         Trace::Pass {
@@ -162,9 +154,9 @@ pub async fn watch_stream(
     let cancel = Arc::new(AtomicBool::new(false));
     let mut limits = state.limits(&cancel, state.config.compare_time_limit);
     let steps = tx.clone();
-    let w = job.board.size().width();
+    let size = job.board.size();
     let hook: TraceHook = Arc::new(move |t: &Trace<'_>| {
-        if let Some(e) = event(t, w) {
+        if let Some(e) = event(t, size) {
             let _ = steps.send(e);
         }
     });
@@ -188,34 +180,13 @@ pub async fn watch_stream(
     stream::Events::new(rx, CancelOnDrop(cancel)).into_response()
 }
 
-/// The search, and its counts in the fields of the comparison's rows.
+/// The search (as the library runs a named one), and its counts as a comparison's row.
 fn run(job: &Watched, limits: &Limits) -> serde_json::Value {
-    use npuzzle::search;
-    let (b, g) = (&job.board, &job.goal);
     let h = job.heuristic.unwrap_or(HeuristicKind::Manhattan);
-    let result = match job.algorithm {
-        Algorithm::Bfs => search::bfs(b, g, limits),
-        Algorithm::Bibfs => search::bibfs(b, g, limits),
-        Algorithm::Astar => search::astar(b, g, h, limits),
-        Algorithm::Idastar => search::idastar(b, g, h, limits),
-        _ => search::iddfs(b, g, limits),
-    };
-    let heuristic = job.heuristic.map(|h| h.name());
-    match result {
-        Ok(sol) => json!({
-            "algorithm": job.algorithm.name(),
-            "heuristic": heuristic,
-            "length": sol.len(),
-            "expanded": sol.stats.expanded,
-            "generated": sol.stats.generated,
-            "peak_stored": sol.stats.peak_stored,
-            "seconds": sol.stats.elapsed.as_secs_f64(),
-            "error": null,
-        }),
-        Err(e) => json!({
-            "algorithm": job.algorithm.name(),
-            "heuristic": heuristic,
-            "error": e.to_string(),
-        }),
-    }
+    super::compare::run_json(&npuzzle::request::Run {
+        algorithm: job.algorithm,
+        heuristic: job.heuristic.map(|h| h.name().to_string()),
+        result: npuzzle::solve(&job.board, &job.goal, job.algorithm, h, limits),
+        exact: true,
+    })
 }
