@@ -7,6 +7,9 @@ Korf & Felner's 24-puzzle instances on 1 and 2 workers against the one-machine s
     python bench/dask-bench.py overhead --tasks 5000
     python bench/dask-bench.py paper --rate 9.59e6 --ratio 1.262 --efficiency 0.95
 
+With `--record`, batch, split and overhead write their figures into bench/results/dask.json
+(through bench/record.py) and docs/benchmarks.md is written again.
+
 The databases must be in DIR already (`npuzzle pdb build --size 4x4 --pdb 5-5-5` and
 `npuzzle pdb build --size 5x5 --pdb 6-6-6-6 --goal "0 1 2 ... 24"`).
 """
@@ -14,12 +17,17 @@ The databases must be in DIR already (`npuzzle pdb build --size 4x4 --pdb 5-5-5`
 from __future__ import annotations
 
 import argparse
-import os
+import sys
 import time
 from pathlib import Path
 
 import npuzzle
 import npuzzle.dask as nd
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import record  # noqa: E402  (bench/record.py, beside this script)
+
+SETUP = "a LocalCluster of single-threaded worker processes at 127.0.0.1, each cluster started fresh"
 
 KORF24_GOAL = "/".join(" ".join(str(5 * r + c) for c in range(5)) for r in range(5))
 
@@ -41,6 +49,8 @@ def batch(a) -> None:
     per = (time.perf_counter() - t0) / max(1, len(local))
     print(f"one process, one thread: {per * a.count:.1f} s expected for {a.count} boards "
           f"({per * 1000:.1f} ms a board)", flush=True)
+    took_by = {1: [], 2: []}
+    counts = set()
     for r in range(a.rounds):
         for w in (1, 2):
             cl, c = cluster(w)
@@ -49,10 +59,31 @@ def batch(a) -> None:
             got = nd.solve_many(boards, client=c, databases=dbs, progress=False)
             took = time.perf_counter() - t0
             nodes = sum(s.expanded for s in got)
+            took_by[w].append(took)
+            counts.add(nodes)
             print(f"round {r + 1}: {w} worker(s): {took:.2f} s, {a.count / took:.2f} boards/s, "
                   f"{nodes} nodes expanded", flush=True)
             c.close()
             cl.close()
+    if a.record:
+        shown = f"python bench/dask-bench.py batch --pdb-dir DIR --count {a.count} --rounds {a.rounds}"
+        if a.partition != "5-5-5":
+            shown += f" --partition {a.partition}"
+        row = {
+            "what": f"solve_many, {a.count} uniform random 4x4 boards, {a.partition} databases",
+            "w1": ", ".join(f"{t:.1f} s" for t in took_by[1]),
+            "w2": ", ".join(f"{t:.1f} s" for t in took_by[2]),
+            "speedup": ", ".join(f"{x / y:.2f}x" for x, y in zip(took_by[1], took_by[2])),
+        }
+        note = (f"{counts.pop():,} nodes expanded on any number of workers" if len(counts) == 1
+                else "expanded nodes differ between runs: " + ", ".join(f"{n:,}" for n in sorted(counts)))
+        save(shown, row, note)
+
+
+def save(shown: str, row: dict, note: str | None = None) -> None:
+    """One row of dask.json, keyed by its workload, and the tables written again."""
+    record.save("dask", shown, [row], SETUP, key="what", note=note)
+    record.tables()
 
 
 def split(a) -> None:
@@ -63,11 +94,15 @@ def split(a) -> None:
     board = npuzzle.format_board(tiles, "5x5")
     dbs = nd.Databases(a.pdb_dir, "5x5", "6-6-6-6", goal=KORF24_GOAL, load="map")
     pdbs = dbs.get()
+    row = {"what": f"solve, Korf & Felner's instance {a.id} ({optimal} moves), 6-6-6-6 + reflection"}
+    took = {}
     for r in range(a.rounds):
         if not a.skip_one:
             t0 = time.perf_counter()
             one = npuzzle.solve(board, goal=KORF24_GOAL, algorithm="idastar", pdbs=pdbs, threads=2)
-            print(f"round {r + 1}: one machine (2 threads): {time.perf_counter() - t0:.1f} s, "
+            t = time.perf_counter() - t0
+            row["local"] = f"{t:.1f} s, {one.expanded:,} expanded"
+            print(f"round {r + 1}: one machine (2 threads): {t:.1f} s, "
                   f"length {one.length} (optimal {optimal}), {one.expanded} expanded, "
                   f"{one.generated} generated", flush=True)
         for w in (1, 2):
@@ -76,26 +111,40 @@ def split(a) -> None:
             t0 = time.perf_counter()
             s = nd.solve(board, c, databases=dbs, goal=KORF24_GOAL,
                          progress=lambda p: print("   ", p, flush=True))
-            print(f"round {r + 1}: split on {w} worker(s): {time.perf_counter() - t0:.1f} s, "
+            took[w] = time.perf_counter() - t0
+            if s.length != optimal:
+                raise SystemExit(f"instance {a.id}: expected {optimal} moves, found {s.length}")
+            row[f"w{w}"] = f"{took[w]:.1f} s, {s.expanded:,} expanded"
+            print(f"round {r + 1}: split on {w} worker(s): {took[w]:.1f} s, "
                   f"length {s.length}, {s.expanded} expanded, {s.generated} generated",
                   flush=True)
             c.close()
             cl.close()
+    if a.record:
+        row["speedup"] = f"{took[1] / took[2]:.2f}x"
+        save(f"python bench/dask-bench.py split --pdb-dir DIR --id {a.id}", row,
+             f"the last of {a.rounds} round(s)")
 
 
 def overhead(a) -> None:
     """Seconds a task costs on a LocalCluster of 2 workers: empty tasks, submitted at once."""
     cl, c = cluster(2)
     c.submit(int, 0).result()
+    per = []
     for r in range(a.rounds):
         t0 = time.perf_counter()
         futs = c.map(lambda i: i, range(a.tasks), pure=False)
         c.gather(futs)
         took = time.perf_counter() - t0
-        print(f"round {r + 1}: {a.tasks} empty tasks in {took:.2f} s: {took / a.tasks * 1e3:.3f} ms a task")
+        per.append(took / a.tasks * 1e3)
+        print(f"round {r + 1}: {a.tasks} empty tasks in {took:.2f} s: {per[-1]:.3f} ms a task")
         del futs
     c.close()
     cl.close()
+    if a.record:
+        row = {"what": "empty tasks (scheduler, client and workers sharing two cores)",
+               "task": record.span(per, "ms", 1)}
+        save(f"python bench/dask-bench.py overhead --tasks {a.tasks}", row)
 
 
 def paper(a) -> None:
@@ -140,6 +189,9 @@ if __name__ == "__main__":
     o = sub.add_parser("overhead")
     o.add_argument("--tasks", type=int, default=5000)
     o.add_argument("--rounds", type=int, default=3)
+    for sp in (b, s, o):
+        sp.add_argument("--record", action="store_true",
+                        help="write the figures into bench/results/dask.json")
     q = sub.add_parser("paper")
     q.add_argument("--rate", type=float, required=True, help="expanded nodes/s a worker thread")
     q.add_argument("--ratio", type=float, required=True, help="our nodes / Korf & Felner's")

@@ -112,29 +112,47 @@ def record(name: str, set_name: str, command: list[str], runs: int, results: Pat
         row["peak"] = f"{max(peaks):.0f} MB"
     shown = " ".join(c for c in command if c != "--json")
     shown = re.sub(r"^\S*/npuzzle\b", "npuzzle", shown)
+    return save(name, shown, [row], f"{runs} runs", key="set", results=results)
+
+
+def save(name: str, command: str, figures: list[dict], setup: str, key: str,
+         note: str | None = None, results: Path = ROOT / "bench" / "results") -> dict:
+    """Writes one measurement into bench/results/NAME.json: its date, machine, command and
+    commit, `setup` (how it was run), `note` if any, and `figures` (rows keyed by the
+    table's columns). The rows of an earlier record of the same command with the same
+    `key` field are replaced; every other row stays with its own date and commit. The
+    other benchmark scripts (dask-bench.py, judge-vs-seeds.sh) record through this."""
     entry = {
         "benchmark": name,
         "date": datetime.date.today().isoformat(),
         "machine": machine(),
-        "command": shown,
+        "command": command,
         "commit": commit(),
-        "setup": f"{runs} runs",
-        "figures": [row],
+        "setup": setup,
+        "figures": figures,
     }
+    if note:
+        entry["note"] = note
     path = results / f"{name}.json"
     data = json.loads(path.read_text(encoding="utf-8"))
-    # The row this measurement replaces goes from its record (a record left without rows
+    replaced = {f.get(key) for f in figures}
+    # The rows this measurement replaces go from their record (a record left without rows
     # goes too); the other rows stay with their own dates and commits.
     kept = []
     for r in data["records"]:
-        if r.get("command") == shown:
-            r = dict(r, figures=[f for f in r.get("figures", []) if f.get("set") != set_name])
+        if r.get("command") == command:
+            r = dict(r, figures=[f for f in r.get("figures", []) if f.get(key) not in replaced])
             if not r["figures"]:
                 continue
         kept.append(r)
     data["records"] = [entry] + kept
-    path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return entry
+
+
+def tables() -> int:
+    """Writes docs/benchmarks.md again from the results (bench/tables.py)."""
+    return subprocess.run([sys.executable, str(ROOT / "bench" / "tables.py")], check=False).returncode
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -162,9 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"expected {args.results / (args.benchmark + '.json')}, found no such file")
     entry = record(args.benchmark, args.set_name, command, args.runs, args.results)
     print(json.dumps(entry, ensure_ascii=False))
-    if not args.no_tables:
-        return subprocess.run([sys.executable, str(ROOT / "bench" / "tables.py")], check=False).returncode
-    return 0
+    return 0 if args.no_tables else tables()
 
 
 if __name__ == "__main__":

@@ -35,19 +35,25 @@ impl PatternDatabases {
         let directory = directory.map(home);
         let flag = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let dbs = interruptible(py, &flag, || -> Result<Vec<PatternDb>, String> {
-            let mut dbs = Vec::new();
+            // The library's builds: saved under the CLI's names, a group that a symmetry of
+            // the board makes of an earlier one copied instead of searched.
+            let core = npuzzle::request::Core::new(npuzzle::request::Sources {
+                pdb_dir: directory.clone(),
+                ..Default::default()
+            });
+            let mut dbs: Vec<PatternDb> = Vec::new();
             for tiles in &parts {
                 let lim = Limits {
                     cancel: Some(flag.clone()),
                     ..Limits::default()
                 };
-                let db = PatternDb::build_of(&g, tiles, &lim, threads, &mut |_| {}, zero_aware)
-                    .map_err(|e| e.to_string())?;
-                if let Some(d) = &directory {
-                    let path = d.join(npuzzle::heuristic::pdb::file_name_of(&g, tiles, zero_aware));
-                    db.save(&path)
-                        .map_err(|e| format!("{}: {e}", path.display()))?;
+                let must_save = directory.is_some();
+                let db = match core.image_pdb(&g, tiles, &dbs, threads, must_save) {
+                    Ok(Some(db)) => Ok(db),
+                    Ok(None) => core.build_pdb(&g, tiles, &lim, threads, must_save, zero_aware),
+                    Err(e) => Err(e),
                 }
+                .map_err(|e| e.to_string())?;
                 dbs.push(db);
             }
             Ok(dbs)

@@ -154,3 +154,30 @@ def test_record_writes_a_benchmarks_figures_as_data(tmp_path):
     out = subprocess.run([sys.executable, str(ROOT / "bench" / "record.py"), "small", "--set-name", "x",
                           "--results", str(results)], capture_output=True, text=True, check=False)
     assert out.returncode == 2 and "expected -- then" in out.stderr, out.stderr
+
+
+def test_other_scripts_record_their_rows_by_key(tmp_path):
+    """record.save, through which dask-bench.py and judge-vs-seeds.sh write their figures:
+    a row of the same command and key replaces the old one, other rows and commands stay,
+    the note is kept."""
+    import importlib.util
+    import json
+
+    spec = importlib.util.spec_from_file_location("record", ROOT / "bench" / "record.py")
+    record = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(record)
+    results = tmp_path / "results"
+    results.mkdir()
+    cmd = "python bench/dask-bench.py overhead --tasks 5000"
+    old = {"benchmark": "dask", "records": [
+        {"command": cmd, "figures": [{"what": "empty tasks", "task": "9 ms"}, {"what": "other", "task": "1 ms"}]},
+        {"command": "another", "figures": [{"what": "empty tasks", "task": "5 ms"}]}]}
+    (results / "dask.json").write_text(json.dumps(old))
+    entry = record.save("dask", cmd, [{"what": "empty tasks", "task": "1.6 ms"}], "a cluster",
+                        key="what", note="n", results=results)
+    data = json.loads((results / "dask.json").read_text())
+    assert data["records"][0] == entry
+    assert entry["setup"] == "a cluster" and entry["note"] == "n" and entry["commit"]
+    assert data["records"][1] == {"command": cmd, "figures": [{"what": "other", "task": "1 ms"}]}
+    assert data["records"][2]["figures"] == [{"what": "empty tasks", "task": "5 ms"}]
+    assert (results / "dask.json").read_text().startswith('{\n  "benchmark"')

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args as ClapArgs, Subcommand};
 use npuzzle::error::human_bytes;
-use npuzzle::heuristic::pdb::{file_name_of, partitions, Load, PdbInfo};
+use npuzzle::heuristic::pdb::{file_name_of, is_image, partitions, Load, PatternDb, PdbInfo};
 use npuzzle::Board;
 
 use crate::opts::{parse_size, LimitOpts};
@@ -157,33 +157,55 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                     groups.push(tiles);
                 }
             }
+            // Databases at hand, of which a symmetry of the board may make a later group's.
+            let mut have: Vec<PatternDb> = Vec::new();
             for tiles in groups {
                 let path = dir.join(file_name_of(&goal, tiles, zero_aware));
-                if !force
-                    && path.exists()
-                    && crate::pdbs::load(&path, &goal, tiles, Load::Read).is_ok()
-                {
-                    writeln!(out, "{}: present", path.display())?;
-                    continue;
+                if !force && path.exists() {
+                    if let Ok(db) = crate::pdbs::load(&path, &goal, tiles, Load::Map) {
+                        writeln!(out, "{}: present", path.display())?;
+                        have.push(db);
+                        continue;
+                    }
                 }
                 let start = std::time::Instant::now();
-                let db = build_one(
-                    &goal,
-                    tiles,
-                    &limits.limits(),
-                    threads,
-                    Some(&dir),
-                    true,
-                    zero_aware,
-                )?;
+                let core = crate::pdbs::core(Some(&dir), Load::Read);
+                let (db, how) = match core
+                    .image_pdb(&goal, tiles, &have, threads, true)
+                    .map_err(crate::search_fail)?
+                {
+                    Some(db) => {
+                        let from = have
+                            .iter()
+                            .find(|d| is_image(&goal, tiles, &[d.tiles().to_vec()]))
+                            .map_or_else(Vec::new, |d| d.tiles().to_vec());
+                        let how = format!(
+                            "made from the database of tiles {from:?} by a symmetry of the board"
+                        );
+                        (db, how)
+                    }
+                    None => (
+                        build_one(
+                            &goal,
+                            tiles,
+                            &limits.limits(),
+                            threads,
+                            Some(&dir),
+                            true,
+                            zero_aware,
+                        )?,
+                        "built".to_string(),
+                    ),
+                };
                 writeln!(
                     out,
-                    "{}: built, {} entries, max {}, {:.1} s",
+                    "{}: {how}, {} entries, max {}, {:.1} s",
                     path.display(),
                     db.len(),
                     db.max_value(),
                     start.elapsed().as_secs_f64()
                 )?;
+                have.push(db);
             }
             Ok(OK)
         }

@@ -15,17 +15,18 @@ use crate::board::Board;
 use crate::error::SearchError;
 use crate::heuristic::pdb::PdbHeuristic;
 use crate::heuristic::pdb::{
-    build_memory, build_memory_of, cached_file, check_partition_count, file_name_of, partition,
-    partitions, Load, PatternDb, Placement, CATALOGUE_24,
+    build_memory, build_memory_of, cached_file, check_partition_count, file_name_of, is_image,
+    partition, partitions, Load, PatternDb, Placement, CATALOGUE_24,
 };
 use crate::limits::Limits;
 use crate::search::{self};
 
 /// The databases of every partition's groups, each distinct group got once by `get` (a
-/// group in several partitions shares its entries), in the partitions' order.
+/// group in several partitions shares its entries), in the partitions' order; `get` is
+/// also given the databases got before it.
 pub(super) fn each_group_once<E>(
     parts: &[Vec<Vec<u8>>],
-    mut get: impl FnMut(&[u8]) -> Result<PatternDb, E>,
+    mut get: impl FnMut(&[u8], &[PatternDb]) -> Result<PatternDb, E>,
 ) -> Result<Vec<Vec<PatternDb>>, E> {
     let mut got: Vec<PatternDb> = Vec::new();
     let mut sets = Vec::new();
@@ -35,7 +36,7 @@ pub(super) fn each_group_once<E>(
             let db = match got.iter().find(|d| d.tiles() == tiles.as_slice()) {
                 Some(db) => db.clone(),
                 None => {
-                    let db = get(tiles)?;
+                    let db = get(tiles, &got)?;
                     got.push(db.clone());
                     db
                 }
@@ -123,9 +124,41 @@ impl Core {
         let db = self.building(&format!("pdb {}", tiles.len()), large, |progress| {
             PatternDb::build_of(goal, tiles, limits, threads, progress, zero_aware)
         })?;
+        self.save_pdb(&db, must_save, large)?;
+        Ok(db)
+    }
+
+    /// The database of `tiles` for `goal` made from one of `have` (for the same goal,
+    /// loaded or built) through a symmetry of the board where one relates them (see
+    /// [`PatternDb::image`]): no search, the same entries a build gives; saved as a build
+    /// is. `None` where none of `have` is related so.
+    pub fn image_pdb(
+        &self,
+        goal: &Board,
+        tiles: &[u8],
+        have: &[PatternDb],
+        threads: usize,
+        must_save: bool,
+    ) -> Result<Option<PatternDb>, SearchError> {
+        let Some(db) = have
+            .iter()
+            .filter(|d| d.goal() == goal)
+            .find_map(|d| d.image(tiles, threads))
+        else {
+            return Ok(None);
+        };
+        let large = db.len() > 1_000_000;
+        self.save_pdb(&db, must_save, large)?;
+        Ok(Some(db))
+    }
+
+    /// Saves a database made here in the database folder (a note where it cannot be, or
+    /// with `must_save` an error; with `large`, a note where it went).
+    fn save_pdb(&self, db: &PatternDb, must_save: bool, large: bool) -> Result<(), SearchError> {
+        let (goal, tiles) = (db.goal(), db.tiles());
         match &self.sources.pdb_dir {
             Some(d) => {
-                let path = d.join(file_name_of(goal, tiles, zero_aware));
+                let path = d.join(file_name_of(goal, tiles, db.is_zero_aware()));
                 match db.save(&path) {
                     Err(e) if must_save => {
                         return Err(SearchError::Unsupported {
@@ -140,7 +173,7 @@ impl Core {
             }
             None => self.note("no database folder: the database is not saved"),
         }
-        Ok(db)
+        Ok(())
     }
 
     /// The database of `tiles` for `goal` from the folder, if there and sound (a note
@@ -194,7 +227,7 @@ impl Core {
         check_partition_count(parts.len()).map_err(|e| bad("pdb", e))?;
         let (how, copy) = self.catalogue_load(goal, parts.len(), self.sources.load);
         let started = Instant::now();
-        let sets = each_group_once(&parts, |tiles| {
+        let sets = each_group_once(&parts, |tiles, got| {
             let limits = Limits {
                 time_limit: limits
                     .time_limit
@@ -202,6 +235,10 @@ impl Core {
                 ..limits.clone()
             };
             if let Some(db) = self.load_group(goal, tiles, (how, copy), "rebuilding it") {
+                return Ok(db);
+            }
+            let threads = self.sources.build_threads;
+            if let Some(db) = self.image_pdb(goal, tiles, got, threads, false)? {
                 return Ok(db);
             }
             let secs = build_seconds(goal, tiles, self.sources.build_threads);
@@ -309,7 +346,7 @@ impl Core {
             }
             *lock(&opened[i]) = db;
         });
-        let sets = each_group_once(&parts, |tiles| {
+        let sets = each_group_once(&parts, |tiles, _| {
             let i = groups
                 .iter()
                 .position(|g| g.as_slice() == tiles)
@@ -351,9 +388,10 @@ impl Core {
             let Ok(parts) = partition(goal, spec) else {
                 continue;
             };
-            let secs: f64 = parts
-                .iter()
-                .map(|t| build_seconds(goal, t, self.sources.build_threads))
+            // A group that a symmetry makes of an earlier one is copied, not built.
+            let secs: f64 = (0..parts.len())
+                .filter(|&i| !is_image(goal, &parts[i], &parts[..i]))
+                .map(|i| build_seconds(goal, &parts[i], self.sources.build_threads))
                 .sum();
             let memory = parts
                 .iter()

@@ -105,10 +105,10 @@ pub struct Args {
     /// Where databases are kept [default: $NPUZZLE_PDB_DIR, else the cache directory].
     #[arg(long, value_name = "DIR")]
     pub pdb_dir: Option<PathBuf>,
-    /// How database files are loaded: read (into huge pages: a second or so to load, then
-    /// the fastest lookups, and two threads get in each other's way least), map (start at
-    /// once), auto (the same as read: a benchmark keeps its files open).
-    #[arg(long, value_name = "HOW", default_value = "read")]
+    /// How database files are loaded: auto and read (into memory of the command's own, on
+    /// huge pages: a second or so to load, then the fastest lookups; a benchmark keeps its
+    /// files open), map (start at once; only for files nothing else writes meanwhile).
+    #[arg(long, value_name = "HOW", default_value = "auto")]
     pub pdb_load: npuzzle::heuristic::pdb::Load,
     #[command(flatten)]
     pub limits: LimitOpts,

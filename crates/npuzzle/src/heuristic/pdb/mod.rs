@@ -21,6 +21,7 @@
 //! | `build` | [`PatternDb::build`]: the 0-1 breadth-first search on the layered engine |
 //! | `check` | [`PatternDb::check_consistent`]: the pass over the entries that finds forged files |
 //! | `file` | the file format, checked loading ([`PatternDb::open`], [`Load`]) and [`PdbInfo`] |
+//! | `image` | [`PatternDb::image`]: a database made from another by a symmetry of the board |
 //! | `partition` | [`partition`]: preset and written-out groups of tiles |
 //! | `additive` | [`PdbHeuristic`]: the sum over disjoint patterns, and its reflection |
 
@@ -28,6 +29,7 @@ mod additive;
 mod build;
 mod check;
 mod file;
+mod image;
 mod partition;
 mod placement;
 
@@ -44,6 +46,7 @@ pub use build::{build_memory, build_memory_of, build_seconds};
 pub use file::{
     cached_file, file_name, file_name_of, zero_aware_file_name, Load, PdbInfo, PROVE_ON_LOAD,
 };
+pub use image::is_image;
 pub use partition::{check_pattern, partition, partitions, CATALOGUE_24, PRESETS};
 pub use placement::Placement;
 
