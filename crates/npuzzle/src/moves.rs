@@ -187,7 +187,8 @@ impl Notation {
                     }
                     out.push(moves[i].tile_char());
                     if j - i > 1 {
-                        out.push_str(&(j - i).to_string());
+                        use std::fmt::Write;
+                        let _ = write!(out, "{}", j - i);
                     }
                     i = j;
                 }

@@ -27,13 +27,14 @@ pub fn is_solvable(board: &Board, goal: &Board) -> Result<bool, ParseError> {
     }
     let n = board.size().cells();
     let w = board.size().width();
-    // goal_pos[t]: where tile t stands in the goal.
-    let mut goal_pos = vec![0usize; n];
+    // goal_pos[t]: where tile t stands in the goal (on the stack: boards have at most
+    // 256 cells, and a batch asks this of every board).
+    let mut goal_pos = [0u8; 256];
     for (i, &t) in goal.cells().iter().enumerate() {
-        goal_pos[t as usize] = i;
+        goal_pos[t as usize] = i as u8;
     }
     // perm[i] = the goal position of the tile on cell i; count its cycles.
-    let mut seen = vec![false; n];
+    let mut seen = [false; 256];
     let mut cycles = 0;
     for start in 0..n {
         if seen[start] {
@@ -43,7 +44,7 @@ pub fn is_solvable(board: &Board, goal: &Board) -> Result<bool, ParseError> {
         let mut i = start;
         while !seen[i] {
             seen[i] = true;
-            i = goal_pos[board.cells()[i] as usize];
+            i = goal_pos[board.cells()[i] as usize] as usize;
         }
     }
     let perm_odd = (n - cycles) % 2 == 1;

@@ -21,9 +21,11 @@ pub(super) fn print_solution(
         writeln!(out, "{board}: solved already (0 moves)")?;
     } else {
         let (length, moves) = (r.length.unwrap_or(0), r.moves.as_deref().unwrap_or(""));
+        // (The report's board is the board written out already.)
         writeln!(
             out,
-            "{board}: {}{metric}{}: {moves}",
+            "{}: {}{metric}{}: {moves}",
+            r.board,
             crate::moves(length),
             r.proven()
         )?;
