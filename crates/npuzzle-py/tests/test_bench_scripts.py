@@ -181,3 +181,34 @@ def test_other_scripts_record_their_rows_by_key(tmp_path):
     assert data["records"][1] == {"command": cmd, "figures": [{"what": "other", "task": "1 ms"}]}
     assert data["records"][2]["figures"] == [{"what": "empty tasks", "task": "5 ms"}]
     assert (results / "dask.json").read_text().startswith('{\n  "benchmark"')
+
+
+def test_deepcubea_runs_their_boards_and_records_the_comparison(tmp_path):
+    """bench/deepcubea.py: DeepCubeA's boards solved by the CLI's anytime solver (each answer
+    verified by bench), compared with DeepCubeA's lengths from bench/deepcubea/, the row
+    recorded where asked."""
+    import json
+
+    results = tmp_path / "results"
+    results.mkdir()
+    (results / "deepcubea.json").write_text(json.dumps({"benchmark": "deepcubea", "records": []}))
+    cli = os.environ.get("NPUZZLE_BIN", str(ROOT / "target" / "debug" / "npuzzle"))
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "deepcubea.py"), "6x6", "--first", "2", "--time-limit", "0.5",
+         "--threads", "1", "--npuzzle", cli, "--record", "--results", str(results)],
+        capture_output=True, text=True, check=False, timeout=300)
+    assert out.returncode == 0, out.stderr
+    theirs = [l.split() for l in (ROOT / "bench" / "deepcubea" / "puzzle35-deepcubea.txt").read_text().splitlines()
+              if l and not l.startswith("#")]
+    rows = [l.split() for l in out.stdout.splitlines() if " ours " in l and " theirs " in l]
+    assert [r[0] for r in rows] == ["0", "1"], out.stdout
+    assert [r[4] for r in rows] == [theirs[0][1], theirs[1][1]], out.stdout
+    assert all(int(r[2]) >= 2 for r in rows)
+    entry = json.loads((results / "deepcubea.json").read_text())["records"][0]
+    row = entry["figures"][0]
+    assert row["boards"] == "6x6, first 2" and row["time"] == "0.5 s", row
+    assert abs(float(row["theirs"].split()[0]) - (int(theirs[0][1]) + int(theirs[1][1])) / 2) < 0.01, row
+    # Bad arguments: refused, saying what was expected.
+    bad = subprocess.run([sys.executable, str(ROOT / "bench" / "deepcubea.py"), "6x6", "--first", "0"],
+                         capture_output=True, text=True, check=False)
+    assert bad.returncode == 2 and "expected 1 to 500" in bad.stderr, bad.stderr
