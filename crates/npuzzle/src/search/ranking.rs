@@ -1,5 +1,5 @@
 //! A learned correction to the anytime solver's ranking where one beam crosses a whole
-//! board ranked by a set of pattern databases (7x7 with the 7x7 set), and the samples it
+//! board ranked by a set of pattern databases (6x6 with the 6x6 set, 7x7 with the 7x7 set), and the samples it
 //! is fitted to.
 //!
 //! The databases' estimate misjudges some positions more than others, and a beam keeps
@@ -13,8 +13,8 @@
 //! where `h` is the estimate (the larger of the databases' and linear conflict's), `lc`
 //! the linear-conflict estimate and `md` the Manhattan distance. It only orders a beam's
 //! positions: no answer's length or lower bound depends on it being right. The weights
-//! shipped for 7x7 were made with `examples/ranking_samples.rs` and
-//! `bench/train-ranking.py` (see README, "Big boards, short answers").
+//! shipped for 6x6 and 7x7 were made with `examples/ranking_samples.rs` and
+//! `bench/train-ranking.py` (see docs/algorithms.md, "The learned 6x6 and 7x7 rankings").
 
 use crate::board::{Board, Size};
 use crate::error::FileError;
@@ -26,8 +26,9 @@ const MAGIC: &[u8; 8] = b"NPZRANK1";
 /// Entries of a database up to this are weighed apart; larger ones as this.
 pub(crate) const ENTRY_SLOTS: usize = 64;
 
-/// The weights shipped: fitted for 7x7 boards with the 7x7 set (`npuzzle pdb build
-/// --size 7x7`).
+/// The weights shipped: fitted for 6x6 boards with the 6x6 set (`npuzzle pdb build
+/// --size 6x6`), and for 7x7 boards with the 7x7 set (`npuzzle pdb build --size 7x7`).
+static SHIPPED_6X6: &[u8] = include_bytes!("ranking-6x6.bin");
 static SHIPPED_7X7: &[u8] = include_bytes!("ranking-7x7.bin");
 
 /// A learned correction to a whole-board beam's ranking (see the module's text).
@@ -184,21 +185,23 @@ impl Ranking {
         b
     }
 
-    /// The correction shipped for boards of `size` (7x7 only), if any.
+    /// The correction shipped for boards of `size` (6x6 and 7x7), if any.
     ///
     /// ```
     /// use npuzzle::search::ranking::Ranking;
     /// assert!(Ranking::shipped("7x7".parse().unwrap()).is_some());
-    /// assert!(Ranking::shipped("6x6".parse().unwrap()).is_none());
+    /// assert!(Ranking::shipped("6x6".parse().unwrap()).is_some());
+    /// assert!(Ranking::shipped("8x8".parse().unwrap()).is_none());
     /// ```
     pub fn shipped(size: Size) -> Option<Ranking> {
+        static SIX: std::sync::OnceLock<Option<Ranking>> = std::sync::OnceLock::new();
         static SEVEN: std::sync::OnceLock<Option<Ranking>> = std::sync::OnceLock::new();
-        if (size.width(), size.height()) != (7, 7) {
-            return None;
-        }
-        SEVEN
-            .get_or_init(|| Ranking::parse(SHIPPED_7X7).ok())
-            .clone()
+        let (cell, bytes) = match (size.width(), size.height()) {
+            (6, 6) => (&SIX, SHIPPED_6X6),
+            (7, 7) => (&SEVEN, SHIPPED_7X7),
+            _ => return None,
+        };
+        cell.get_or_init(|| Ranking::parse(bytes).ok()).clone()
     }
 
     /// A correction from its parts: `groups` (the tiles of each database, in the set's
@@ -372,17 +375,19 @@ mod tests {
         .unwrap()
     }
 
-    /// The shipped 7x7 correction reads, and was fitted for the databases `auto` gives
-    /// 7x7 boards (their groups in the same order).
+    /// The shipped corrections read, and were fitted for the databases `auto` gives 6x6
+    /// and 7x7 boards (their groups in the same order).
     #[test]
-    fn the_shipped_ranking_is_for_the_auto_7x7_set() {
-        let size: Size = "7x7".parse().unwrap();
-        let r = Ranking::shipped(size).expect("the shipped file reads");
-        let groups = crate::heuristic::pdb::partition(&Board::solved(size), "auto").unwrap();
-        assert_eq!(r.groups(), &groups[..]);
-        assert_eq!(r.size(), size);
-        assert!(r.lambda() > 0.0 && r.lambda() < 1.0);
-        assert_eq!(Ranking::parse(&r.to_bytes()).unwrap(), r);
+    fn the_shipped_rankings_are_for_the_auto_sets() {
+        for size in ["6x6", "7x7"] {
+            let size: Size = size.parse().unwrap();
+            let r = Ranking::shipped(size).expect("the shipped file reads");
+            let groups = crate::heuristic::pdb::partition(&Board::solved(size), "auto").unwrap();
+            assert_eq!(r.groups(), &groups[..]);
+            assert_eq!(r.size(), size);
+            assert!(r.lambda() > 0.0 && r.lambda() < 1.0);
+            assert_eq!(Ranking::parse(&r.to_bytes()).unwrap(), r);
+        }
     }
 
     /// Every way a file can be wrong is refused, saying what was expected and where.
