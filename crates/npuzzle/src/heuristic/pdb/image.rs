@@ -57,7 +57,8 @@ fn symmetries(size: Size) -> Vec<Vec<u8>> {
 /// the board, if one is: the symmetry takes every goal cell of `from`'s tiles onto a goal
 /// cell of `to`'s, and the goal's blank into its own region of `to`'s free cells.
 pub(crate) fn image_of(goal: &Board, from: &[u8], to: &[u8]) -> Option<Image> {
-    if from.len() != to.len() || from.is_empty() || from.len() > MAX_TILES {
+    // (`to` must be a pattern of its own: distinct tiles of the board, none the blank.)
+    if from.len() != to.len() || super::check_pattern(goal.size(), to).is_err() {
         return None;
     }
     let cells = goal.cells();
@@ -271,6 +272,10 @@ mod tests {
         assert!(image_of(&goal, &[1, 2], &[3]).is_none());
         assert!(image_of(&goal, &[1], &[16]).is_none());
         assert!(image_of(&goal, &[1, 2, 3], &[1, 2, 5]).is_none());
+        // Not a pattern: a tile twice, the blank, a tile off the board.
+        assert!(image_of(&goal, &[1, 6], &[4, 4]).is_none());
+        assert!(image_of(&goal, &[1, 6], &[4, 0]).is_none());
+        assert!(image_of(&goal, &[1, 6], &[4, 99]).is_none());
         assert!(image_of(&goal, &[1, 6], &[4, 7]).is_some());
         assert!(is_image(&goal, &[4, 7], &[vec![9], vec![1, 6]]));
         assert!(!is_image(&goal, &[4, 8], &[vec![1, 6]]));
