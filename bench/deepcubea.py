@@ -46,9 +46,9 @@ def load(size: str) -> tuple[list[str], dict[int, tuple[int, float]]]:
     return boards, theirs
 
 
-def run(size: str, boards: list[str], time_limit: float, threads: int, binary: str) -> tuple[list[dict], dict, float | None, str]:
-    """`npuzzle bench` on `boards`: its per-board JSON lines, its summary, the peak memory
-    in MB (None without /usr/bin/time) and what it said on standard error."""
+def run(size: str, boards: list[str], time_limit: float, threads: int, binary: str) -> tuple[list[dict], dict, float | None]:
+    """`npuzzle bench` on `boards`: its per-board JSON lines, its summary and the peak
+    memory in MB (None without /usr/bin/time)."""
     n = int(size.split("x")[0]) ** 2
     goal = " ".join(map(str, list(range(1, n)) + [0]))
     with tempfile.TemporaryDirectory() as tmp:
@@ -65,7 +65,7 @@ def run(size: str, boards: list[str], time_limit: float, threads: int, binary: s
     per, summary = [l for l in lines if "id" in l], lines[-1]
     m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", out.stderr)
     peak = int(m.group(1)) / 1024 if m else None
-    return per, summary, peak, out.stderr
+    return per, summary, peak
 
 
 def cached_sets(binary: str) -> list[str]:
@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     if not Path(a.npuzzle).is_file():
         p.error(f"--npuzzle: expected the npuzzle binary, found no file at {a.npuzzle} (cargo build --release)")
     boards, theirs = load(a.size)
-    per, summary, peak, said = run(a.size, boards[: a.first], a.time_limit, a.threads, a.npuzzle)
+    per, summary, peak = run(a.size, boards[: a.first], a.time_limit, a.threads, a.npuzzle)
     if summary.get("solved") != len(per) or not all(r.get("ok") for r in per):
         raise SystemExit(f"deepcubea.py: expected every answer verified, found {summary}")
     ours = [r["length"] for r in per]

@@ -41,15 +41,15 @@ impl PatternDatabases {
                 pdb_dir: directory.clone(),
                 ..Default::default()
             });
+            let must_save = directory.is_some();
             let mut dbs: Vec<PatternDb> = Vec::new();
             for tiles in &parts {
                 let lim = Limits {
                     cancel: Some(flag.clone()),
                     ..Limits::default()
                 };
-                let must_save = directory.is_some();
                 let db = match core.image_pdb(&g, tiles, &dbs, threads, must_save) {
-                    Ok(Some(db)) => Ok(db),
+                    Ok(Some((db, _))) => Ok(db),
                     Ok(None) => core.build_pdb(&g, tiles, &lim, threads, must_save, zero_aware),
                     Err(e) => Err(e),
                 }

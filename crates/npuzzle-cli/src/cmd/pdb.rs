@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args as ClapArgs, Subcommand};
 use npuzzle::error::human_bytes;
-use npuzzle::heuristic::pdb::{file_name_of, is_image, partitions, Load, PatternDb, PdbInfo};
+use npuzzle::heuristic::pdb::{file_name_of, partitions, Load, PatternDb, PdbInfo};
 use npuzzle::Board;
 
 use crate::opts::{parse_size, LimitOpts};
@@ -159,6 +159,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             }
             // Databases at hand, of which a symmetry of the board may make a later group's.
             let mut have: Vec<PatternDb> = Vec::new();
+            let core = crate::pdbs::core(Some(&dir), Load::Read);
             for tiles in groups {
                 let path = dir.join(file_name_of(&goal, tiles, zero_aware));
                 if !force && path.exists() {
@@ -169,16 +170,12 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                     }
                 }
                 let start = std::time::Instant::now();
-                let core = crate::pdbs::core(Some(&dir), Load::Read);
                 let (db, how) = match core
                     .image_pdb(&goal, tiles, &have, threads, true)
                     .map_err(crate::search_fail)?
                 {
-                    Some(db) => {
-                        let from = have
-                            .iter()
-                            .find(|d| is_image(&goal, tiles, &[d.tiles().to_vec()]))
-                            .map_or_else(Vec::new, |d| d.tiles().to_vec());
+                    Some((db, from)) => {
+                        let from = have[from].tiles();
                         let how = format!(
                             "made from the database of tiles {from:?} by a symmetry of the board"
                         );

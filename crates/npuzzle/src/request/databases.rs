@@ -131,7 +131,8 @@ impl Core {
     /// The database of `tiles` for `goal` made from one of `have` (for the same goal,
     /// loaded or built) through a symmetry of the board where one relates them (see
     /// [`PatternDb::image`]): no search, the same entries a build gives; saved as a build
-    /// is. `None` where none of `have` is related so.
+    /// is. With it, the index in `have` of the database it was made from; `None` where
+    /// none of `have` is related so.
     pub fn image_pdb(
         &self,
         goal: &Board,
@@ -139,17 +140,18 @@ impl Core {
         have: &[PatternDb],
         threads: usize,
         must_save: bool,
-    ) -> Result<Option<PatternDb>, SearchError> {
-        let Some(db) = have
+    ) -> Result<Option<(PatternDb, usize)>, SearchError> {
+        let Some((db, from)) = have
             .iter()
-            .filter(|d| d.goal() == goal)
-            .find_map(|d| d.image(tiles, threads))
+            .enumerate()
+            .filter(|(_, d)| d.goal() == goal)
+            .find_map(|(i, d)| Some((d.image(tiles, threads)?, i)))
         else {
             return Ok(None);
         };
         let large = db.len() > 1_000_000;
         self.save_pdb(&db, must_save, large)?;
-        Ok(Some(db))
+        Ok(Some((db, from)))
     }
 
     /// Saves a database made here in the database folder (a note where it cannot be, or
@@ -238,10 +240,10 @@ impl Core {
                 return Ok(db);
             }
             let threads = self.sources.build_threads;
-            if let Some(db) = self.image_pdb(goal, tiles, got, threads, false)? {
+            if let Some((db, _)) = self.image_pdb(goal, tiles, got, threads, false)? {
                 return Ok(db);
             }
-            let secs = build_seconds(goal, tiles, self.sources.build_threads);
+            let secs = build_seconds(goal, tiles, threads);
             if let Some(t) = limits.time_limit.filter(|t| secs > t.as_secs_f64()) {
                 return Err(SearchError::BuildTooLong {
                     what: format!(

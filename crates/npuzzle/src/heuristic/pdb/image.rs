@@ -71,9 +71,7 @@ pub(crate) fn image_of(goal: &Board, from: &[u8], to: &[u8]) -> Option<Image> {
             .iter()
             .map(|&t| {
                 let image = map[home(t)?] as usize;
-                to.iter()
-                    .position(|&u| cells[image] == u && u != 0)
-                    .map(|j| j as u8)
+                to.iter().position(|&u| cells[image] == u).map(|j| j as u8)
             })
             .collect();
         let Some(slots) = slots else { continue };
