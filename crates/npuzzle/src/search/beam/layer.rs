@@ -13,6 +13,7 @@ pub(super) struct Cand {
     pub(super) dir: u8,
     /// The linear-conflict estimate (the key's may be the databases').
     pub(super) h: u32,
+    /// The rest of the board's part of the rank (see `BeamSetup::rest`).
     pub(super) all: u32,
     pub(super) hash: u64,
     /// With databases: the entry each lookup's moved tile changed.
@@ -29,7 +30,8 @@ pub(super) struct Layer {
     pub(super) blank: Vec<u16>,
     pub(super) h: Vec<u32>,
     pub(super) hash: Vec<u64>,
-    /// Manhattan distance of every tile (tracked or not): the tie-break.
+    /// The rest of the board's part of the rank (see `BeamSetup::rest`): every tile's
+    /// Manhattan distance, and on a line's beam the conflicts of the tiles not yet placed.
     pub(super) all: Vec<u32>,
     pub(super) last: Vec<u8>,
     /// With databases: per position, every lookup's entries (see `RegionDbs`).

@@ -34,7 +34,8 @@ struct Expansion<'a> {
     /// Positions at `depth + estimate` of this many moves or more are dropped.
     limit: Option<u32>,
     ranking: Option<&'a Ranking>,
-    /// The smallest (index << 2 | direction) of a child at the aim, if any.
+    /// The smallest (the rest of the board's rank << 32 | index << 2 | direction) of a
+    /// child at the aim, if any (see [`BeamSetup::rest`]).
     found: &'a std::sync::atomic::AtomicU64,
     nodes: &'a NodeCount,
 }
@@ -141,6 +142,7 @@ impl Expansion<'_> {
                 // The linear-conflict estimate, and with databases the larger of it and
                 // theirs (both lower bounds; the larger ranks best, measured).
                 let lc = setup.update(layer.h[i], before, cells, tile, to, b);
+                let all = setup.update_rest(layer.all[i], before, cells, tile, to, b);
                 let (h, vals) = match &setup.region {
                     Some(r) => {
                         let (pdb, vals) = r.update(parent_vals, &sums, tile, pre);
@@ -151,8 +153,10 @@ impl Expansion<'_> {
                 cells[to] = tile;
                 cells[b] = 0;
                 if h == 0 {
+                    // Of the children at the aim, the one that leaves the rest of the
+                    // board nearest its goal (its part of the rank), then the first.
                     self.found.fetch_min(
-                        ((i as u64) << 2) | d as u64,
+                        ((all as u64) << 32) | ((i as u64) << 2) | d as u64,
                         std::sync::atomic::Ordering::Relaxed,
                     );
                     continue;
@@ -160,8 +164,6 @@ impl Expansion<'_> {
                 if self.limit.is_some_and(|c| self.depth as u32 + h >= c) {
                     continue;
                 }
-                let da = &setup.dist_all[tile as usize * n..];
-                let all = layer.all[i] + da[b] as u32 - da[to] as u32;
                 // A position kept before (in this run, while its slot lasts) is no
                 // candidate: on a line's beam the blank wandering among other tiles
                 // repeats positions all the time.
@@ -224,7 +226,7 @@ fn first_layer(setup: &BeamSetup, start: &Board) -> (Layer, u64) {
         blank: vec![start.blank() as u16],
         h: vec![h0],
         hash: vec![setup.hash(start.cells(), start.blank())],
-        all: vec![setup.manhattan(start.cells())],
+        all: vec![setup.rest(start.cells())],
         last: vec![4],
         vals: vals0,
         words: words0,
@@ -402,6 +404,9 @@ fn from_parents(
         dst[b] = tile;
         dst[to] = 0;
         blank[k] = to as u16;
+        // (Tests run with debug assertions: the rest of the board's rank kept move by
+        // move, against the one worked out afresh.)
+        debug_assert_eq!(c.all, setup.rest(dst));
         if let Some(r) = region {
             let rt = r.tile[tile as usize] as usize;
             let wd = &mut words[k * g2..(k + 1) * g2];
@@ -538,6 +543,7 @@ pub(crate) fn beam_run(
         });
         let found = found.into_inner();
         if found != u64::MAX {
+            let found = found & 0xffff_ffff;
             let mut moves = path_to(&history, history.len(), (found >> 2) as usize);
             moves.push(Direction::ALL[(found & 3) as usize]);
             return Ok(BeamEnd::Found(moves));

@@ -30,6 +30,12 @@ pub(crate) struct BeamSetup<'a> {
     pub(super) goal_col: Vec<u8>,
     /// The tracked tiles' keys in each line's conflicts.
     pub(super) lines: LineKeys,
+    /// Every tile's keys in each line's conflicts (the tiles whose goal cells are free):
+    /// on a line's beam, the rest of the board's rank counts them.
+    pub(super) lines_all: LineKeys,
+    /// Whether the rest of the board's rank ([`BeamSetup::rest`]) counts its linear
+    /// conflicts: on a line's beam (`focus` above 0).
+    pub(super) rest_conflicts: bool,
     /// Per tile and cell, then per blank cell: random words for the position's hash.
     pub(super) zobrist: Vec<u64>,
     /// Databases that rank the positions instead of the linear-conflict estimate.
@@ -93,6 +99,7 @@ impl<'a> BeamSetup<'a> {
             })
             .collect();
         let lines = LineKeys::new(goal, |t| tracked[t]);
+        let lines_all = LineKeys::new(goal, |t| free[pos[t]]);
         BeamSetup {
             n,
             w,
@@ -105,6 +112,8 @@ impl<'a> BeamSetup<'a> {
             goal_row: pos.iter().map(|&p| (p / w) as u8).collect(),
             goal_col: pos.iter().map(|&p| (p % w) as u8).collect(),
             lines,
+            lines_all,
+            rest_conflicts: focus > 0,
             zobrist: (0..n * n + n).map(|_| rng.next_u64()).collect(),
             region: None,
             ranking: None,
@@ -300,6 +309,94 @@ impl<'a> BeamSetup<'a> {
             .sum()
     }
 
+    /// The rest of the board's part of the rank: every tile's Manhattan distance, and on a
+    /// line's beam two moves per linear conflict among the tiles not yet placed (which
+    /// the lines after this one meet).
+    pub(super) fn rest(&self, cells: &[u8]) -> u32 {
+        let md = self.manhattan(cells);
+        if !self.rest_conflicts {
+            return md;
+        }
+        let lc: u32 = (0..self.h)
+            .map(|r| self.lines_all.excess(true, r, |i| cells[i]))
+            .sum::<u32>()
+            + (0..self.w)
+                .map(|c| self.lines_all.excess(false, c, |i| cells[i]))
+                .sum::<u32>();
+        md + 2 * lc
+    }
+
+    /// [`BeamSetup::rest`] after `tile` slid from `from` to `to` (`rest` before), `cells`
+    /// being the cells after the move and `before` the cells before it.
+    #[inline]
+    pub(super) fn update_rest(
+        &self,
+        rest: u32,
+        before: &[u8],
+        cells: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) -> u32 {
+        let d = &self.dist_all[tile as usize * self.n..];
+        let md = rest + d[to] as u32 - d[from] as u32;
+        if !self.rest_conflicts {
+            return md;
+        }
+        let (row, a, b, home) = self.lines_crossed(tile, from, to);
+        if home != a && home != b {
+            return md;
+        }
+        let (old, new) = Self::sides(&self.lines_all, row, home, b, before, cells, from, to);
+        md + 2 * new - 2 * old
+    }
+
+    /// For `tile` sliding from `from` to `to`: whether it moves between rows (else
+    /// columns), the two lines it moves between, and its home line of that kind. A line
+    /// across the move keeps its tiles in the same order; of the two, only the tile's
+    /// home can change its conflicts (a line counts the tiles whose home it is).
+    #[inline]
+    fn lines_crossed(&self, tile: u8, from: usize, to: usize) -> (bool, usize, usize, usize) {
+        if from % self.w == to % self.w {
+            (
+                true,
+                from / self.w,
+                to / self.w,
+                self.goal_row[tile as usize] as usize,
+            )
+        } else {
+            (
+                false,
+                from % self.w,
+                to % self.w,
+                self.goal_col[tile as usize] as usize,
+            )
+        }
+    }
+
+    /// The conflicts of the tile's `home` line (one it came into, at `to`, if it is line
+    /// `b`; else one it left, from `from`) before and after the move: the two sides
+    /// differ by that tile alone, counted in one pass.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn sides(
+        keys: &LineKeys,
+        row: bool,
+        home: usize,
+        b: usize,
+        before: &[u8],
+        cells: &[u8],
+        from: usize,
+        to: usize,
+    ) -> (u32, u32) {
+        if home == b {
+            let (with, without) = keys.excess_with_without(row, home, |i| cells[i], to);
+            (without, with)
+        } else {
+            keys.excess_with_without(row, home, |i| before[i], from)
+        }
+    }
+
     /// The estimate: tracked tiles' Manhattan distances plus two moves per linear
     /// conflict among them. A lower bound on the moves to the tracked tiles' places.
     pub(super) fn estimate(&self, cells: &[u8]) -> u32 {
@@ -334,29 +431,11 @@ impl<'a> BeamSetup<'a> {
         }
         let d = &self.dist[tile as usize * self.n..];
         let md = h + d[to] as u32 - d[from] as u32;
-        // A vertical move takes the tile from one row to another; only a row that is
-        // the tile's home changes its conflicts (the others count home tiles only).
-        // Likewise columns for a horizontal move.
-        let (row, a, b, home) = if from % self.w == to % self.w {
-            (
-                true,
-                from / self.w,
-                to / self.w,
-                self.goal_row[tile as usize] as usize,
-            )
-        } else {
-            (
-                false,
-                from % self.w,
-                to % self.w,
-                self.goal_col[tile as usize] as usize,
-            )
-        };
+        let (row, a, b, home) = self.lines_crossed(tile, from, to);
         if home != a && home != b {
             return md;
         }
-        let old = self.conflicts(before, row, home);
-        let new = self.conflicts(cells, row, home);
+        let (old, new) = Self::sides(&self.lines, row, home, b, before, cells, from, to);
         md + 2 * new - 2 * old
     }
 

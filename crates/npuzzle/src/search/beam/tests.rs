@@ -51,6 +51,61 @@ fn the_updated_estimate_is_the_fresh_one() {
     }
 }
 
+/// On a line's beam the rest of the board's rank, kept up move by move, equals the one
+/// worked out afresh; with every cell free it is the whole board's linear-conflict
+/// estimate, and with the top row placed it counts only the tiles below it.
+#[test]
+fn the_rest_of_the_board_is_its_linear_conflict_estimate() {
+    let mut rng = Rng::new(12);
+    for shape in ["4x4", "7x5", "9x9", "16x3", "3x16"] {
+        let goal = Board::solved(shape.parse().unwrap());
+        let (n, w) = (goal.cells().len(), goal.size().width());
+        let lc = LinearConflict::new(&goal);
+        for top_placed in [false, true] {
+            let free: Vec<bool> = (0..n).map(|c| !top_placed || c >= w).collect();
+            let tracked: Vec<bool> = (0..n).map(|t| t != 0 && t <= 2 * w).collect();
+            let setup = BeamSetup::new(&goal, tracked, free.clone(), 1);
+            let mut cells = goal.cells().to_vec();
+            let mut blank = goal.blank();
+            let mut rest = setup.rest(&cells);
+            assert_eq!(rest, 0, "{shape}");
+            for _ in 0..3000 {
+                let Some(to) = setup.target(blank, rng.below(4) as usize) else {
+                    continue;
+                };
+                let before = cells.clone();
+                let tile = cells[to];
+                cells[blank] = tile;
+                cells[to] = 0;
+                rest = setup.update_rest(rest, &before, &cells, tile, to, blank);
+                blank = to;
+                assert_eq!(rest, setup.rest(&cells), "{shape}");
+                if !top_placed {
+                    assert_eq!(rest, lc.estimate(&cells), "{shape}");
+                }
+            }
+            if top_placed {
+                // The top row never moved; the rest is the estimate of the board below it.
+                assert!((0..w).all(|c| cells[c] == goal.cells()[c]));
+                let below = Board::from_cells(
+                    crate::board::Size::new(w, n / w - 1).unwrap(),
+                    cells[w..]
+                        .iter()
+                        .map(|&t| if t == 0 { 0 } else { t - w as u8 })
+                        .collect(),
+                )
+                .unwrap();
+                let below_goal = Board::solved(below.size());
+                assert_eq!(
+                    rest,
+                    LinearConflict::new(&below_goal).estimate(below.cells()),
+                    "{shape}"
+                );
+            }
+        }
+    }
+}
+
 /// Databases of `groups` for the usual goal of a `size` board, built here.
 fn small_set(size: &str, groups: &[&[u8]]) -> PdbHeuristic {
     let goal = Board::solved(size.parse().unwrap());
