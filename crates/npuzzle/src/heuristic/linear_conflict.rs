@@ -11,10 +11,6 @@ use crate::board::Board;
 #[derive(Debug, Clone)]
 pub struct LinearConflict {
     md: Manhattan,
-    w: usize,
-    h: usize,
-    goal_row: Vec<u8>,
-    goal_col: Vec<u8>,
     lines: LineKeys,
 }
 
@@ -28,6 +24,9 @@ pub(crate) struct LineKeys {
     h: usize,
     n: usize,
     keys: Vec<u8>,
+    /// Per tile: its goal row and goal column where it counts (else [`NO_KEY`]).
+    home_row: Vec<u8>,
+    home_col: Vec<u8>,
 }
 
 /// A tile's key in a line where it counts for no conflict.
@@ -40,12 +39,66 @@ impl LineKeys {
         let pos = goal_positions(goal);
         let n = pos.len();
         let mut keys = vec![NO_KEY; (h + w) * n];
+        let (mut home_row, mut home_col) = (vec![NO_KEY; n], vec![NO_KEY; n]);
         for t in (1..n).filter(|&t| counts(t)) {
             let (r, c) = (pos[t] / w, pos[t] % w);
             keys[r * n + t] = c as u8;
             keys[(h + c) * n + t] = r as u8;
+            (home_row[t], home_col[t]) = (r as u8, c as u8);
         }
-        LineKeys { w, h, n, keys }
+        LineKeys {
+            w,
+            h,
+            n,
+            keys,
+            home_row,
+            home_col,
+        }
+    }
+
+    /// Every row's and column's [`LineKeys::excess`] together; `cell(i)` gives the tile at
+    /// cell `i`.
+    #[inline]
+    pub(crate) fn total(&self, cell: impl Fn(usize) -> u8) -> u32 {
+        (0..self.h)
+            .map(|r| self.excess(true, r, &cell))
+            .sum::<u32>()
+            + (0..self.w)
+                .map(|c| self.excess(false, c, &cell))
+                .sum::<u32>()
+    }
+
+    /// The conflicts a move of `tile` from cell `from` to cell `to` changes, before and
+    /// after it (`before(i)` and `after(i)` give the tile at cell `i` on each side). A
+    /// vertical move changes two rows, a horizontal one two columns; the lines across it
+    /// keep their tiles in the same order. Of the two, only the tile's home can change its
+    /// conflicts, as the tile comes into it or leaves it: that line is counted once, with
+    /// the tile and without it. (0, 0) where neither is its home, or the tile does not
+    /// count.
+    #[inline(always)]
+    pub(crate) fn moved(
+        &self,
+        tile: u8,
+        from: usize,
+        to: usize,
+        before: impl Fn(usize) -> u8,
+        after: impl Fn(usize) -> u8,
+    ) -> (u32, u32) {
+        let t = tile as usize;
+        let (row, a, b, home) = if from % self.w == to % self.w {
+            (true, from / self.w, to / self.w, self.home_row[t])
+        } else {
+            (false, from % self.w, to % self.w, self.home_col[t])
+        };
+        let home = home as usize;
+        if home == b {
+            let (with, without) = self.excess_with_without(row, home, after, to);
+            (without, with)
+        } else if home == a {
+            self.excess_with_without(row, home, before, from)
+        } else {
+            (0, 0)
+        }
     }
 
     /// Tiles to remove from row `r` (if `row`) or column `r`; `cell(i)` gives the tile at
@@ -64,15 +117,13 @@ impl LineKeys {
                 .filter(|&key| key != NO_KEY),
         )
     }
-}
 
-impl LineKeys {
     /// Row `r` (if `row`) or column `r`'s [`LineKeys::excess`] with the tile at cell `at`
     /// (a cell of that line) and without it, in one pass: the two sides of a move that
     /// takes a tile into or out of its home line. `cell(i)` gives the tile at cell `i`
     /// on the side that holds it.
     #[inline]
-    pub(crate) fn excess_with_without(
+    fn excess_with_without(
         &self,
         row: bool,
         r: usize,
@@ -127,14 +178,8 @@ impl Lis {
 impl LinearConflict {
     /// The heuristic towards `goal`.
     pub fn new(goal: &Board) -> LinearConflict {
-        let w = goal.size().width();
-        let pos = goal_positions(goal);
         LinearConflict {
             md: Manhattan::new(goal),
-            w,
-            h: goal.size().height(),
-            goal_row: pos.iter().map(|&p| (p / w) as u8).collect(),
-            goal_col: pos.iter().map(|&p| (p % w) as u8).collect(),
             lines: LineKeys::new(goal, |_| true),
         }
     }
@@ -163,14 +208,7 @@ pub(crate) fn excess(keys: impl Iterator<Item = u8>) -> u32 {
 
 impl Heuristic for LinearConflict {
     fn estimate(&self, cells: &[u8]) -> u32 {
-        let mut extra = 0;
-        for r in 0..self.h {
-            extra += self.lines.excess(true, r, |i| cells[i]);
-        }
-        for c in 0..self.w {
-            extra += self.lines.excess(false, c, |i| cells[i]);
-        }
-        self.md.estimate(cells) + 2 * extra
+        self.md.estimate(cells) + 2 * self.lines.total(|i| cells[i])
     }
 
     #[inline]
@@ -184,39 +222,8 @@ impl Heuristic for LinearConflict {
                 cells[i]
             }
         };
-        let after = |i: usize| cells[i];
-        // A vertical move changes two rows; a horizontal one two columns. The lines
-        // across the move keep their tiles in the same order. Of the two, only the one
-        // that is the tile's home can change its conflicts (a line counts the tiles whose
-        // home it is), and neither does if the tile's home is elsewhere.
-        let (row, a, b, home) = if from % self.w == to % self.w {
-            (
-                true,
-                from / self.w,
-                to / self.w,
-                self.goal_row[tile as usize],
-            )
-        } else {
-            (
-                false,
-                from % self.w,
-                to % self.w,
-                self.goal_col[tile as usize],
-            )
-        };
         let md = self.md.update(h, cells, tile, from, to);
-        let home = home as usize;
-        if home != a && home != b {
-            return md;
-        }
-        // The tile came into its home line (at `to`) or left it (from `from`): the line's
-        // two sides differ by that tile alone, counted in one pass.
-        let (old, new) = if home == b {
-            let (with, without) = self.lines.excess_with_without(row, home, after, to);
-            (without, with)
-        } else {
-            self.lines.excess_with_without(row, home, before, from)
-        };
+        let (old, new) = self.lines.moved(tile, from, to, before, |i| cells[i]);
         md + 2 * new - 2 * old
     }
 }

@@ -13,7 +13,6 @@ use crate::scramble::Rng;
 pub(crate) struct BeamSetup<'a> {
     pub(super) n: usize,
     pub(super) w: usize,
-    pub(super) h: usize,
     /// Per tile: whether its place counts.
     pub(super) tracked: Vec<bool>,
     /// Per cell and direction index: the free cell the blank moves to (`u16::MAX`:
@@ -26,8 +25,6 @@ pub(crate) struct BeamSetup<'a> {
     /// How much the tracked tiles' estimate outweighs every tile's Manhattan distance
     /// in the ranking.
     pub(super) focus: u64,
-    pub(super) goal_row: Vec<u8>,
-    pub(super) goal_col: Vec<u8>,
     /// The tracked tiles' keys in each line's conflicts.
     pub(super) lines: LineKeys,
     /// Every tile's keys in each line's conflicts (the tiles whose goal cells are free):
@@ -103,14 +100,11 @@ impl<'a> BeamSetup<'a> {
         BeamSetup {
             n,
             w,
-            h,
             tracked,
             next,
             dist,
             dist_all,
             focus,
-            goal_row: pos.iter().map(|&p| (p / w) as u8).collect(),
-            goal_col: pos.iter().map(|&p| (p % w) as u8).collect(),
             lines,
             lines_all,
             rest_conflicts: focus > 0,
@@ -292,38 +286,17 @@ impl<'a> BeamSetup<'a> {
             })
     }
 
-    /// Tracked tiles that must leave line `r` (a row if `row`) to let the others pass:
-    /// the line's tracked tiles at home in it minus their longest increasing run of goal
-    /// positions.
-    #[inline]
-    pub(super) fn conflicts(&self, cells: &[u8], row: bool, r: usize) -> u32 {
-        self.lines.excess(row, r, |i| cells[i])
-    }
-
     /// Every tile's Manhattan distance (tracked or not) on the board `cells`.
     pub(super) fn manhattan(&self, cells: &[u8]) -> u32 {
-        cells
-            .iter()
-            .enumerate()
-            .map(|(i, &t)| self.dist_all[t as usize * self.n + i] as u32)
-            .sum()
+        self.fresh(&self.dist_all, None, cells)
     }
 
     /// The rest of the board's part of the rank: every tile's Manhattan distance, and on a
     /// line's beam two moves per linear conflict among the tiles not yet placed (which
     /// the lines after this one meet).
     pub(super) fn rest(&self, cells: &[u8]) -> u32 {
-        let md = self.manhattan(cells);
-        if !self.rest_conflicts {
-            return md;
-        }
-        let lc: u32 = (0..self.h)
-            .map(|r| self.lines_all.excess(true, r, |i| cells[i]))
-            .sum::<u32>()
-            + (0..self.w)
-                .map(|c| self.lines_all.excess(false, c, |i| cells[i]))
-                .sum::<u32>();
-        md + 2 * lc
+        let keys = self.rest_conflicts.then_some(&self.lines_all);
+        self.fresh(&self.dist_all, keys, cells)
     }
 
     /// [`BeamSetup::rest`] after `tile` slid from `from` to `to` (`rest` before), `cells`
@@ -338,80 +311,14 @@ impl<'a> BeamSetup<'a> {
         from: usize,
         to: usize,
     ) -> u32 {
-        let d = &self.dist_all[tile as usize * self.n..];
-        let md = rest + d[to] as u32 - d[from] as u32;
-        if !self.rest_conflicts {
-            return md;
-        }
-        let (row, a, b, home) = self.lines_crossed(tile, from, to);
-        if home != a && home != b {
-            return md;
-        }
-        let (old, new) = Self::sides(&self.lines_all, row, home, b, before, cells, from, to);
-        md + 2 * new - 2 * old
-    }
-
-    /// For `tile` sliding from `from` to `to`: whether it moves between rows (else
-    /// columns), the two lines it moves between, and its home line of that kind. A line
-    /// across the move keeps its tiles in the same order; of the two, only the tile's
-    /// home can change its conflicts (a line counts the tiles whose home it is).
-    #[inline]
-    fn lines_crossed(&self, tile: u8, from: usize, to: usize) -> (bool, usize, usize, usize) {
-        if from % self.w == to % self.w {
-            (
-                true,
-                from / self.w,
-                to / self.w,
-                self.goal_row[tile as usize] as usize,
-            )
-        } else {
-            (
-                false,
-                from % self.w,
-                to % self.w,
-                self.goal_col[tile as usize] as usize,
-            )
-        }
-    }
-
-    /// The conflicts of the tile's `home` line (one it came into, at `to`, if it is line
-    /// `b`; else one it left, from `from`) before and after the move: the two sides
-    /// differ by that tile alone, counted in one pass.
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    fn sides(
-        keys: &LineKeys,
-        row: bool,
-        home: usize,
-        b: usize,
-        before: &[u8],
-        cells: &[u8],
-        from: usize,
-        to: usize,
-    ) -> (u32, u32) {
-        if home == b {
-            let (with, without) = keys.excess_with_without(row, home, |i| cells[i], to);
-            (without, with)
-        } else {
-            keys.excess_with_without(row, home, |i| before[i], from)
-        }
+        let keys = self.rest_conflicts.then_some(&self.lines_all);
+        self.moved(rest, &self.dist_all, keys, before, cells, tile, from, to)
     }
 
     /// The estimate: tracked tiles' Manhattan distances plus two moves per linear
     /// conflict among them. A lower bound on the moves to the tracked tiles' places.
     pub(super) fn estimate(&self, cells: &[u8]) -> u32 {
-        let md: u32 = cells
-            .iter()
-            .enumerate()
-            .map(|(i, &t)| self.dist[t as usize * self.n + i] as u32)
-            .sum();
-        let lc: u32 = (0..self.h)
-            .map(|r| self.conflicts(cells, true, r))
-            .sum::<u32>()
-            + (0..self.w)
-                .map(|c| self.conflicts(cells, false, c))
-                .sum::<u32>();
-        md + 2 * lc
+        self.fresh(&self.dist, Some(&self.lines), cells)
     }
 
     /// The estimate after `tile` slid from `from` to `to`, `cells` being the cells after
@@ -429,13 +336,50 @@ impl<'a> BeamSetup<'a> {
         if !self.tracked[tile as usize] {
             return h;
         }
-        let d = &self.dist[tile as usize * self.n..];
-        let md = h + d[to] as u32 - d[from] as u32;
-        let (row, a, b, home) = self.lines_crossed(tile, from, to);
-        if home != a && home != b {
+        self.moved(
+            h,
+            &self.dist,
+            Some(&self.lines),
+            before,
+            cells,
+            tile,
+            from,
+            to,
+        )
+    }
+
+    /// The distances `dist` (per tile and cell) summed over the board `cells`, plus two
+    /// moves per conflict that `keys` count.
+    fn fresh(&self, dist: &[u8], keys: Option<&LineKeys>, cells: &[u8]) -> u32 {
+        let md: u32 = cells
+            .iter()
+            .enumerate()
+            .map(|(i, &t)| dist[t as usize * self.n + i] as u32)
+            .sum();
+        md + keys.map_or(0, |k| 2 * k.total(|i| cells[i]))
+    }
+
+    /// [`BeamSetup::fresh`]'s `value` after `tile` slid from `from` to `to` (the cells
+    /// `before` and after, `cells`).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn moved(
+        &self,
+        value: u32,
+        dist: &[u8],
+        keys: Option<&LineKeys>,
+        before: &[u8],
+        cells: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) -> u32 {
+        let d = &dist[tile as usize * self.n..];
+        let md = value + d[to] as u32 - d[from] as u32;
+        let Some(keys) = keys else {
             return md;
-        }
-        let (old, new) = Self::sides(&self.lines, row, home, b, before, cells, from, to);
+        };
+        let (old, new) = keys.moved(tile, from, to, |i| before[i], |i| cells[i]);
         md + 2 * new - 2 * old
     }
 
