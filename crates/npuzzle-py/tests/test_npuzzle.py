@@ -110,6 +110,14 @@ def test_the_anytime_solver_takes_6x6_databases_for_its_last_region():
         assert npuzzle.verify(b, s.moves, goal=goal)
         plain = npuzzle.solve(b, goal=goal, time_limit=0.4)
         assert plain.heuristic == "linear-conflict beam"
+    # On a 6x6 board of their own goal they are the board's: an exact search with them for
+    # half the time, then beams ranked by them (at a beam width, the beams alone), never
+    # the fast solver.
+    b6 = npuzzle.scramble("6x6", seed=4)
+    for opts in ({"time_limit": 0.6}, {"beam_width": 32}):
+        s = npuzzle.solve(b6, pdbs=region, **opts)
+        assert (s.algorithm, s.heuristic) == ("anytime", "pattern-database beam"), opts
+        assert npuzzle.verify(b6, s.moves) and s.lower_bound <= s.length
     # Databases of another goal on a board they cannot serve are refused, naming both.
     with pytest.raises(ValueError, match="databases are for goal"):
         npuzzle.solve(npuzzle.scramble("5x5", seed=1), pdbs=region)

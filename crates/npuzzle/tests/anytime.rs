@@ -389,6 +389,61 @@ fn the_request_ranks_a_7x7_board_whole_with_time_enough() {
     assert!(reaches(&start, &a.moves, &other));
 }
 
+/// Databases given for a big board's own goal (as Python's `pdbs=` gives them) are used
+/// the way auto uses databases on a big board: an exact search with them for half the
+/// time, then the anytime solver's beams, ranked by them, from the bound it proved (not
+/// the fast solver, whose answers are twice as long); at a fixed beam width, the beams
+/// alone, at that width, ranked by them: the same answer as the library's beams given the
+/// same set.
+#[test]
+fn databases_given_for_a_big_board_rank_its_beams() {
+    use npuzzle::request::{Core, Request, Sources};
+    use npuzzle::search::beams_at_width;
+    let goal = Board::solved("6x6".parse().unwrap());
+    let set = Arc::new(small_set(6));
+    let core = Core::new(Sources::default());
+    let start = uniform(&goal, &mut Rng::new(83));
+    let given = |limits: Limits, width: Option<usize>| Request {
+        pdbs: Some(("small".into(), set.clone())),
+        beam_width: width,
+        limits,
+        threads: 1,
+        ..Request::default()
+    };
+    let fast = npuzzle::search::fast(&start, &goal, &Limits::default()).unwrap();
+    let a = core.answer(&start, &given(within(1000), None)).unwrap();
+    assert!(reaches(&start, &a.moves, &goal));
+    assert_eq!(a.report.algorithm, "anytime");
+    assert_eq!(a.report.heuristic.as_deref(), Some("pattern-database beam"));
+    assert!(
+        a.moves.len() < fast.moves.len(),
+        "{} {}",
+        a.moves.len(),
+        fast.moves.len()
+    );
+    let bound = a.report.lower_bound.unwrap() as u64;
+    assert!(bound >= u64::from(set.estimate(&start)), "{bound}");
+    assert!(
+        a.notes.iter().any(|n| n.contains("answered by beams")),
+        "{:?}",
+        a.notes
+    );
+    // At one width, no exact search and no clock: the library's beams with that set.
+    let fixed = core
+        .answer(&start, &given(Limits::default(), Some(64)))
+        .unwrap();
+    let direct = beams_at_width(&start, &goal, &[&*set], 64, 1, &Limits::default()).unwrap();
+    assert!(direct.databases);
+    assert_eq!(fixed.moves, direct.solution.moves);
+    assert_eq!(fixed.report.algorithm, "anytime");
+    // Exact answers asked for: the search alone, an error when it runs out.
+    let exact = Request {
+        exact: true,
+        ..given(within(200), None)
+    };
+    assert!(core.answer(&start, &exact).is_err());
+}
+
 /// Databases in the folder that cannot be read within a quarter of the time limit (here a
 /// 64 GiB sparse file under the first database's name, standing for a cold, slow disk),
 /// or were never checked, are left out for that board, with a note saying so, instead of

@@ -35,7 +35,20 @@ struct Work<'a> {
     given: Option<Named>,
     /// What a databases step found.
     found: Option<Named>,
+    /// What an exact search with databases on a big board proved before it ran out of
+    /// its half of the time (the beams take the other half, from its bound).
+    proven: Option<Proven>,
     notes: Vec<String>,
+}
+
+/// An exact search stopped by its share of the time, for the beams that follow it.
+struct Proven {
+    /// The lower bound it proved.
+    bound: u32,
+    /// The nodes it expanded.
+    expanded: u64,
+    /// The board's whole time (the search had half).
+    total: Option<Duration>,
 }
 
 impl Work<'_> {
@@ -147,6 +160,7 @@ impl Core {
             region_given,
             given,
             found: None,
+            proven: None,
             notes: Vec::new(),
         };
         for &step in steps.steps() {
@@ -224,7 +238,9 @@ impl Core {
     }
 
     /// [`Step::Databases`]: the databases from `source` kept for the steps after, and
-    /// with `search`, database IDA* with them (the fast solver past its time, with auto).
+    /// with `search`, database IDA* with them (the fast solver past its time, with auto;
+    /// on 26 cells or more, auto's search gets half the time and, if it runs out, passes
+    /// its bound to the anytime step, which takes the other half).
     fn with_databases(
         &self,
         w: &mut Work<'_>,
@@ -255,7 +271,22 @@ impl Core {
         let Some((spec, h)) = w.found.clone().filter(|_| search) else {
             return Ok(None);
         };
-        let limits = self.exact_limits(request, w.board.size().cells(), w.started);
+        let cells = w.board.size().cells();
+        let limits = self.exact_limits(request, cells, w.started);
+        // Auto on a big board: half the time for the exact search, the rest for beams.
+        let beams_after = request.algorithm == Algorithm::Auto
+            && !request.exact
+            && request.weight.is_none()
+            && cells >= FAST_FROM;
+        let total = limits.time_limit;
+        let limits = if beams_after {
+            std::borrow::Cow::Owned(Limits {
+                time_limit: total.map(|t| t / 2),
+                ..limits.into_owned()
+            })
+        } else {
+            limits
+        };
         let name = h.label(&spec);
         let threads = resolve_threads(request.threads);
         let result = match request.weight {
@@ -264,6 +295,30 @@ impl Core {
             }
             None => search::idastar_pdb_parallel(w.board, &w.goal, &h, &limits, threads),
         };
+        if let (
+            true,
+            false,
+            Err(SearchError::TimeLimit {
+                lower_bound,
+                elapsed,
+                expanded,
+                ..
+            }),
+        ) = (beams_after, w.cancelled(), &result)
+        {
+            w.notes.push(format!(
+                "{}: the exact search stopped after {:.1} s having proven {lower_bound}; \
+                 answered by beams (ask for exact answers to wait for a proven one)",
+                w.board,
+                elapsed.as_secs_f64()
+            ));
+            w.proven = Some(Proven {
+                bound: *lower_bound,
+                expanded: *expanded,
+                total,
+            });
+            return Ok(None);
+        }
         let notes = std::mem::take(&mut w.notes);
         let w = &*w;
         self.anytime(
@@ -320,24 +375,48 @@ impl Core {
     /// them: 0.2-0.4 s here from the page cache, seconds from disk) counts against the
     /// time; with less than [`REGION_PDBS_FROM`] they are used only if already in memory.
     /// At a fixed beam width, the sets are chosen as for ample time (see [`sets_limit`])
-    /// and, without a limit, nothing ends the run but its beams.
+    /// and, without a limit, nothing ends the run but its beams. Databases named or given
+    /// for the board's own goal, where it is the usual one, rank its beams instead; after
+    /// an exact search with them that ran out ([`Work::proven`]), the beams have the rest
+    /// of its time and start from its bound.
     fn anytime_answer(&self, w: &mut Work<'_>) -> Result<Answer, SearchError> {
         let request = w.request;
-        let total = search::anytime_time(request.limits.time_limit, request.beam_width);
-        let choose = Limits {
-            time_limit: sets_limit(request.limits.time_limit, request.beam_width),
-            ..request.limits.clone()
+        let proven = w.proven.take();
+        let total = match &proven {
+            Some(p) => p.total,
+            None => search::anytime_time(request.limits.time_limit, request.beam_width),
         };
-        let dbs = self.region_pdbs(w.board, &choose, &w.region_given);
+        let own = w
+            .found
+            .as_ref()
+            .map(|(_, h)| h.clone())
+            .filter(|h| *h.goal() == Board::solved(w.board.size()));
+        let dbs = match own {
+            Some(h) => vec![h],
+            None => {
+                let choose = Limits {
+                    time_limit: sets_limit(request.limits.time_limit, request.beam_width),
+                    ..request.limits.clone()
+                };
+                self.region_pdbs(w.board, &choose, &w.region_given)
+            }
+        };
         let dbs: Vec<&PdbHeuristic> = dbs.iter().map(|h| &**h).collect();
         let left = Limits {
             time_limit: total.map(|t| t.saturating_sub(w.started.elapsed())),
             ..request.limits.clone()
         };
         let (board, goal, threads) = (w.board, &w.goal, request.threads);
-        let a = match request.beam_width {
-            Some(width) => search::beams_at_width(board, goal, &dbs, width, threads, &left)?,
-            None => search::anytime_with_databases(board, goal, &dbs, threads, &left)?,
+        let a = match (request.beam_width, proven) {
+            (Some(width), _) => search::beams_at_width(board, goal, &dbs, width, threads, &left)?,
+            (None, Some(p)) => {
+                let mut a =
+                    search::anytime_above(board, goal, threads, &left, p.bound, &dbs, None)?;
+                a.solution.stats.expanded += p.expanded;
+                a.solution.stats.elapsed = w.started.elapsed();
+                a
+            }
+            (None, None) => search::anytime_with_databases(board, goal, &dbs, threads, &left)?,
         };
         let r = w.beam_report(&a);
         Ok(w.done(r, a.solution))

@@ -182,11 +182,15 @@ pub fn plan(request: &Request, size: Size, given_for_board: bool) -> Result<Plan
     } else {
         None
     };
+    // Auto on a big board answers by beams: databases named or given for the board rank
+    // them, after an exact search with them for half the time (none at a fixed width).
+    let big_auto = auto && cells >= FAST_FROM && !request.exact;
+    let beams_only = big_auto && request.beam_width.is_some();
     let mut steps = Plan::of(&[]);
     if let Some(source) = source {
         steps.push(Step::Databases {
             source,
-            search: !fast,
+            search: !fast && !beams_only,
         });
     }
     if fast && !auto_size && request.pdbs.is_none() && request.pdb.is_some() {
@@ -195,7 +199,7 @@ pub fn plan(request: &Request, size: Size, given_for_board: bool) -> Result<Plan
     if fast && auto_size {
         steps.push(Step::FastWithDatabases);
     }
-    if auto && cells >= FAST_FROM && !request.exact {
+    if big_auto {
         steps.push(Step::Anytime);
         return Ok(steps);
     }
@@ -379,6 +383,48 @@ mod tests {
                 "4x4",
                 false,
                 vec![search],
+            ),
+            (
+                "auto 6x6, given",
+                r(&|_| {}),
+                "6x6",
+                true,
+                vec![
+                    Step::Databases {
+                        source: DatabaseSource::Given,
+                        search: true,
+                    },
+                    Step::Anytime,
+                ],
+            ),
+            (
+                "auto 7x7, named, a beam width",
+                r(&|r| {
+                    r.pdb = Some("auto".into());
+                    r.beam_width = Some(64)
+                }),
+                "7x7",
+                false,
+                vec![
+                    Step::Databases {
+                        source: DatabaseSource::Named,
+                        search: false,
+                    },
+                    Step::Anytime,
+                ],
+            ),
+            (
+                "auto 6x6, given, exact",
+                r(&|r| r.exact = true),
+                "6x6",
+                true,
+                vec![
+                    Step::Databases {
+                        source: DatabaseSource::Given,
+                        search: true,
+                    },
+                    search,
+                ],
             ),
             (
                 "auto 4x4, given",
