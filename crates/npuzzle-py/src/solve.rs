@@ -260,7 +260,7 @@ pub(crate) fn _solution(
 /// `heuristic` for astar and idastar; `weight` (1 to 100) for weighted IDA*; `metric`
 /// "mtm" counts a row or column slid at once as one move; `pdbs` (PatternDatabases for
 /// the goal) make auto and idastar use them (on 26 cells or more, auto's exact search
-/// gets half the time, then beams ranked by them; the usual 6x6 goal's set,
+/// gets a tenth of the time, then beams ranked by them; the usual 6x6 goal's set,
 /// `PatternDatabases.load(dir, "6x6", "auto")`, ranks the anytime solver's last region on
 /// 6x6 to 8x8 boards of another goal than its own); `time_limit` in seconds; `solutions=N` lists
 /// up to N optimal solutions (IDA*); `progress` is called with a dict (`algorithm`,

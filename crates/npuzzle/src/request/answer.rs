@@ -36,7 +36,7 @@ struct Work<'a> {
     /// What a databases step found.
     found: Option<Named>,
     /// What an exact search with databases on a big board proved before it ran out of
-    /// its half of the time (the beams take the other half, from its bound).
+    /// its share of the time ([`BIG_EXACT_SHARE`]; the beams take the rest, from its bound).
     proven: Option<Proven>,
     notes: Vec<String>,
 }
@@ -47,7 +47,7 @@ struct Proven {
     bound: u32,
     /// The nodes it expanded.
     expanded: u64,
-    /// The board's whole time (the search had half).
+    /// The board's whole time.
     total: Option<Duration>,
 }
 
@@ -239,8 +239,8 @@ impl Core {
 
     /// [`Step::Databases`]: the databases from `source` kept for the steps after, and
     /// with `search`, database IDA* with them (the fast solver past its time, with auto;
-    /// on 26 cells or more, auto's search gets half the time and, if it runs out, passes
-    /// its bound to the anytime step, which takes the other half).
+    /// on 26 cells or more, auto's search gets [`BIG_EXACT_SHARE`] of the time and, if it
+    /// runs out, passes its bound to the anytime step, which takes the rest).
     fn with_databases(
         &self,
         w: &mut Work<'_>,
@@ -273,7 +273,8 @@ impl Core {
         };
         let cells = w.board.size().cells();
         let limits = self.exact_limits(request, cells, w.started);
-        // Auto on a big board: half the time for the exact search, the rest for beams.
+        // Auto on a big board: a share of the time for the exact search (boards near the
+        // goal proven), the rest for beams.
         let beams_after = request.algorithm == Algorithm::Auto
             && !request.exact
             && request.weight.is_none()
@@ -281,7 +282,7 @@ impl Core {
         let total = limits.time_limit;
         let limits = if beams_after {
             std::borrow::Cow::Owned(Limits {
-                time_limit: total.map(|t| t / 2),
+                time_limit: total.map(|t| t.mul_f64(BIG_EXACT_SHARE)),
                 ..limits.into_owned()
             })
         } else {
