@@ -103,6 +103,40 @@ impl Work<'_> {
         r
     }
 
+    /// Whether an exact search's `result` hands the board to the anytime step: it ran out
+    /// of its share of the board's `total` time (not cancelled). If so, its bound and nodes
+    /// are kept for the beams ([`Work::proven`]) and a note says so.
+    fn hand_to_beams(
+        &mut self,
+        result: &Result<Solution, SearchError>,
+        total: Option<Duration>,
+    ) -> bool {
+        let Err(SearchError::TimeLimit {
+            lower_bound,
+            elapsed,
+            expanded,
+            ..
+        }) = result
+        else {
+            return false;
+        };
+        if self.cancelled() {
+            return false;
+        }
+        self.notes.push(format!(
+            "{}: the exact search stopped after {:.1} s having proven {lower_bound}; \
+             answered by beams (ask for exact answers to wait for a proven one)",
+            self.board,
+            elapsed.as_secs_f64()
+        ));
+        self.proven = Some(Proven {
+            bound: *lower_bound,
+            expanded: *expanded,
+            total,
+        });
+        true
+    }
+
     /// Whether the request's cancel flag is up.
     fn cancelled(&self) -> bool {
         self.request
@@ -110,6 +144,25 @@ impl Work<'_> {
             .cancel
             .as_ref()
             .is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+}
+
+/// `limits` for an exact search that gets `share` of their time (all of it without one),
+/// and the whole time, for the beams that may take the rest.
+fn share_of(
+    limits: std::borrow::Cow<'_, Limits>,
+    share: Option<f64>,
+) -> (std::borrow::Cow<'_, Limits>, Option<Duration>) {
+    let total = limits.time_limit;
+    match share {
+        Some(share) => (
+            std::borrow::Cow::Owned(Limits {
+                time_limit: total.map(|t| t.mul_f64(share)),
+                ..limits.into_owned()
+            }),
+            total,
+        ),
+        None => (limits, total),
     }
 }
 
@@ -272,22 +325,13 @@ impl Core {
             return Ok(None);
         };
         let cells = w.board.size().cells();
-        let limits = self.exact_limits(request, cells, w.started);
         // Auto on a big board: a share of the time for the exact search (boards near the
         // goal proven), the rest for beams.
-        let beams_after = request.algorithm == Algorithm::Auto
-            && !request.exact
-            && request.weight.is_none()
-            && cells >= FAST_FROM;
-        let total = limits.time_limit;
-        let limits = if beams_after {
-            std::borrow::Cow::Owned(Limits {
-                time_limit: total.map(|t| t.mul_f64(BIG_EXACT_SHARE)),
-                ..limits.into_owned()
-            })
-        } else {
-            limits
-        };
+        let beams_after = answers_by_beams(request, cells) && request.weight.is_none();
+        let (limits, total) = share_of(
+            self.exact_limits(request, cells, w.started),
+            beams_after.then_some(BIG_EXACT_SHARE),
+        );
         let name = h.label(&spec);
         let threads = resolve_threads(request.threads);
         let result = match request.weight {
@@ -296,28 +340,7 @@ impl Core {
             }
             None => search::idastar_pdb_parallel(w.board, &w.goal, &h, &limits, threads),
         };
-        if let (
-            true,
-            false,
-            Err(SearchError::TimeLimit {
-                lower_bound,
-                elapsed,
-                expanded,
-                ..
-            }),
-        ) = (beams_after, w.cancelled(), &result)
-        {
-            w.notes.push(format!(
-                "{}: the exact search stopped after {:.1} s having proven {lower_bound}; \
-                 answered by beams (ask for exact answers to wait for a proven one)",
-                w.board,
-                elapsed.as_secs_f64()
-            ));
-            w.proven = Some(Proven {
-                bound: *lower_bound,
-                expanded: *expanded,
-                total,
-            });
+        if beams_after && w.hand_to_beams(&result, total) {
             return Ok(None);
         }
         let notes = std::mem::take(&mut w.notes);
@@ -430,16 +453,10 @@ impl Core {
     fn search_step(&self, w: &mut Work<'_>, beams_after: bool) -> Result<Answer, SearchError> {
         let request = w.request;
         let beams_after = beams_after && w.found.is_none();
-        let limits = self.exact_limits(request, w.board.size().cells(), w.started);
-        let total = limits.time_limit;
-        let limits = if beams_after {
-            std::borrow::Cow::Owned(Limits {
-                time_limit: total.map(|t| t / 2),
-                ..limits.into_owned()
-            })
-        } else {
-            limits
-        };
+        let (limits, total) = share_of(
+            self.exact_limits(request, w.board.size().cells(), w.started),
+            beams_after.then_some(0.5),
+        );
         // Distance tables, IDA*, the fast solver on big boards: per size.
         let (result, algo) = self.search(
             w.board,
@@ -449,42 +466,8 @@ impl Core {
             &limits,
             &mut w.notes,
         );
-        if let (
-            true,
-            false,
-            Err(SearchError::TimeLimit {
-                lower_bound,
-                elapsed,
-                expanded,
-                ..
-            }),
-        ) = (beams_after, w.cancelled(), &result)
-        {
-            let left = Limits {
-                time_limit: total.map(|t| t.saturating_sub(w.started.elapsed())),
-                ..request.limits.clone()
-            };
-            let dbs = self.region_pdbs(w.board, &left, &w.region_given);
-            let dbs: Vec<&PdbHeuristic> = dbs.iter().map(|h| &**h).collect();
-            let mut a = search::anytime_above(
-                w.board,
-                &w.goal,
-                request.threads,
-                &left,
-                *lower_bound,
-                &dbs,
-                None,
-            )?;
-            a.solution.stats.expanded += expanded;
-            a.solution.stats.elapsed = w.started.elapsed();
-            w.notes.push(format!(
-                "{}: the exact search stopped after {:.1} s having proven {lower_bound}; \
-                 answered by beams (ask for exact answers to wait for a proven one)",
-                w.board,
-                elapsed.as_secs_f64()
-            ));
-            let r = w.beam_report(&a);
-            return Ok(w.done(r, a.solution));
+        if beams_after && w.hand_to_beams(&result, total) {
+            return self.anytime_answer(w);
         }
         let name = algo.uses_heuristic().then_some(w.heuristic.name());
         let weight = request.weight;

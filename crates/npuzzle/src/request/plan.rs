@@ -185,7 +185,7 @@ pub fn plan(request: &Request, size: Size, given_for_board: bool) -> Result<Plan
     // Auto on a big board answers by beams: databases named or given for the board rank
     // them, after an exact search with them for a tenth of the time (none at a fixed
     // width).
-    let big_auto = auto && cells >= FAST_FROM && !request.exact;
+    let big_auto = answers_by_beams(request, cells);
     let beams_only = big_auto && request.beam_width.is_some();
     let mut steps = Plan::of(&[]);
     if let Some(source) = source {
@@ -217,6 +217,12 @@ pub fn plan(request: &Request, size: Size, given_for_board: bool) -> Result<Plan
 /// 7x7 board with the 7x7 set at 10 s: 306 moves with a tenth or a half of the time for
 /// the exact search, 302 with none.)
 pub const BIG_EXACT_SHARE: f64 = 0.1;
+
+/// Whether `request` on a board of `cells` is answered by the anytime solver's beams:
+/// auto on [`FAST_FROM`] cells or more, exact answers not required.
+pub(super) fn answers_by_beams(request: &Request, cells: usize) -> bool {
+    request.algorithm == Algorithm::Auto && cells >= FAST_FROM && !request.exact
+}
 
 /// The shortest time limit for which the anytime solver's last-region databases are read
 /// from the database folder (the first board that needs them); sets already in memory
@@ -318,6 +324,11 @@ mod tests {
         }
     }
 
+    /// A databases step.
+    fn databases(source: DatabaseSource, search: bool) -> Step {
+        Step::Databases { source, search }
+    }
+
     /// A request built from the default one.
     fn r(f: &dyn Fn(&mut Request)) -> Request {
         let mut r = Request::default();
@@ -398,13 +409,7 @@ mod tests {
                 r(&|_| {}),
                 "6x6",
                 true,
-                vec![
-                    Step::Databases {
-                        source: DatabaseSource::Given,
-                        search: true,
-                    },
-                    Step::Anytime,
-                ],
+                vec![databases(DatabaseSource::Given, true), Step::Anytime],
             ),
             (
                 "auto 7x7, named, a beam width",
@@ -414,26 +419,14 @@ mod tests {
                 }),
                 "7x7",
                 false,
-                vec![
-                    Step::Databases {
-                        source: DatabaseSource::Named,
-                        search: false,
-                    },
-                    Step::Anytime,
-                ],
+                vec![databases(DatabaseSource::Named, false), Step::Anytime],
             ),
             (
                 "auto 6x6, given, exact",
                 r(&|r| r.exact = true),
                 "6x6",
                 true,
-                vec![
-                    Step::Databases {
-                        source: DatabaseSource::Given,
-                        search: true,
-                    },
-                    search,
-                ],
+                vec![databases(DatabaseSource::Given, true), search],
             ),
             (
                 "auto 4x4, given",
