@@ -47,8 +47,8 @@ struct Proven {
     bound: u32,
     /// The nodes it expanded.
     expanded: u64,
-    /// The board's whole time.
-    total: Option<Duration>,
+    /// When the board's time ends.
+    until: Option<Instant>,
 }
 
 impl Work<'_> {
@@ -104,12 +104,12 @@ impl Work<'_> {
     }
 
     /// Whether an exact search's `result` hands the board to the anytime step: it ran out
-    /// of its share of the board's `total` time (not cancelled). If so, its bound and nodes
+    /// of its share of the board's time, which ends `until` (not cancelled). If so, its bound and nodes
     /// are kept for the beams ([`Work::proven`]) and a note says so.
     fn hand_to_beams(
         &mut self,
         result: &Result<Solution, SearchError>,
-        total: Option<Duration>,
+        until: Option<Instant>,
     ) -> bool {
         let Err(SearchError::TimeLimit {
             lower_bound,
@@ -132,7 +132,7 @@ impl Work<'_> {
         self.proven = Some(Proven {
             bound: *lower_bound,
             expanded: *expanded,
-            total,
+            until,
         });
         true
     }
@@ -148,21 +148,22 @@ impl Work<'_> {
 }
 
 /// `limits` for an exact search that gets `share` of their time (all of it without one),
-/// and the whole time, for the beams that may take the rest.
+/// and when that time ends, for the beams that may take the rest.
 fn share_of(
     limits: std::borrow::Cow<'_, Limits>,
     share: Option<f64>,
-) -> (std::borrow::Cow<'_, Limits>, Option<Duration>) {
+) -> (std::borrow::Cow<'_, Limits>, Option<Instant>) {
     let total = limits.time_limit;
+    let until = total.map(|t| Instant::now() + t);
     match share {
         Some(share) => (
             std::borrow::Cow::Owned(Limits {
                 time_limit: total.map(|t| t.mul_f64(share)),
                 ..limits.into_owned()
             }),
-            total,
+            until,
         ),
-        None => (limits, total),
+        None => (limits, until),
     }
 }
 
@@ -171,6 +172,16 @@ impl Core {
     /// the notes for the person asking. The request is checked, an unsolvable board is
     /// answered as such, and [`plan`] says what runs; each step answers or passes on.
     pub fn answer(&self, board: &Board, request: &Request) -> Result<Answer, SearchError> {
+        self.answer_since(board, request, Instant::now())
+    }
+
+    /// [`Core::answer`] for a board whose time began at `started`.
+    fn answer_since(
+        &self,
+        board: &Board,
+        request: &Request,
+        started: Instant,
+    ) -> Result<Answer, SearchError> {
         request.check()?;
         let goal = request.goal_for(board)?;
         // An unsolvable board is an answer, whatever was asked.
@@ -208,7 +219,7 @@ impl Core {
             board,
             goal,
             request,
-            started: Instant::now(),
+            started,
             heuristic: request.heuristic.unwrap_or(HeuristicKind::LinearConflict),
             region_given,
             given,
@@ -328,7 +339,7 @@ impl Core {
         // Auto on a big board: a share of the time for the exact search (boards near the
         // goal proven), the rest for beams.
         let beams_after = answers_by_beams(request, cells) && request.weight.is_none();
-        let (limits, total) = share_of(
+        let (limits, until) = share_of(
             self.exact_limits(request, cells, w.started),
             beams_after.then_some(BIG_EXACT_SHARE),
         );
@@ -340,7 +351,7 @@ impl Core {
             }
             None => search::idastar_pdb_parallel(w.board, &w.goal, &h, &limits, threads),
         };
-        if beams_after && w.hand_to_beams(&result, total) {
+        if beams_after && w.hand_to_beams(&result, until) {
             return Ok(None);
         }
         let notes = std::mem::take(&mut w.notes);
@@ -406,9 +417,13 @@ impl Core {
     fn anytime_answer(&self, w: &mut Work<'_>) -> Result<Answer, SearchError> {
         let request = w.request;
         let proven = w.proven.take();
-        let total = match &proven {
-            Some(p) => p.total,
-            None => search::anytime_time(request.limits.time_limit, request.beam_width),
+        // When the time ends: after an exact search, where its share ended too (what came
+        // before it, such as reading databases, already counted there); else the limit
+        // from the board's start.
+        let until = match &proven {
+            Some(p) => p.until,
+            None => search::anytime_time(request.limits.time_limit, request.beam_width)
+                .map(|t| w.started + t),
         };
         let own = w
             .found
@@ -427,7 +442,7 @@ impl Core {
         };
         let dbs: Vec<&PdbHeuristic> = dbs.iter().map(|h| &**h).collect();
         let left = Limits {
-            time_limit: total.map(|t| t.saturating_sub(w.started.elapsed())),
+            time_limit: until.map(|u| u.saturating_duration_since(Instant::now())),
             ..request.limits.clone()
         };
         let (board, goal, threads) = (w.board, &w.goal, request.threads);
@@ -453,7 +468,7 @@ impl Core {
     fn search_step(&self, w: &mut Work<'_>, beams_after: bool) -> Result<Answer, SearchError> {
         let request = w.request;
         let beams_after = beams_after && w.found.is_none();
-        let (limits, total) = share_of(
+        let (limits, until) = share_of(
             self.exact_limits(request, w.board.size().cells(), w.started),
             beams_after.then_some(0.5),
         );
@@ -466,7 +481,7 @@ impl Core {
             &limits,
             &mut w.notes,
         );
-        if beams_after && w.hand_to_beams(&result, total) {
+        if beams_after && w.hand_to_beams(&result, until) {
             return self.anytime_answer(w);
         }
         let name = algo.uses_heuristic().then_some(w.heuristic.name());
@@ -676,5 +691,46 @@ impl Core {
             }
             (ans, None) => Ok(finish(report(&ans.solution), ans.solution, notes)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::heuristic::pdb::PatternDb;
+
+    /// Time spent on a board before its exact search (reading or building databases:
+    /// here the board's time began 1.5 s before it was asked) counts once: after the
+    /// search with a set given for a big board runs out of its share, the beams still run
+    /// to the board's limit (counted twice, they ended 1.5 s early). Only a lower bound on
+    /// the time is asserted: a busy machine makes a run longer, never shorter.
+    #[test]
+    fn time_before_the_exact_search_counts_once_for_the_beams() {
+        let goal = Board::solved("6x6".parse().unwrap());
+        let tiles: Vec<u8> = (1..36).collect();
+        let dbs = tiles
+            .chunks(3)
+            .map(|t| PatternDb::build(&goal, t, &Limits::default(), 1, &mut |_| {}).unwrap())
+            .collect();
+        let set = Arc::new(PdbHeuristic::new(&goal, dbs).unwrap());
+        let start = crate::scramble::uniform(&goal, &mut crate::scramble::Rng::new(89));
+        let request = Request {
+            pdbs: Some(("small".into(), set)),
+            limits: Limits {
+                time_limit: Some(Duration::from_secs(4)),
+                ..Limits::default()
+            },
+            threads: 1,
+            ..Request::default()
+        };
+        let core = Core::new(super::super::Sources::default());
+        let asked = Instant::now();
+        let began = asked - Duration::from_millis(1500);
+        let a = core.answer_since(&start, &request, began).unwrap();
+        let took = asked.elapsed();
+        assert_eq!(a.report.algorithm, "anytime");
+        assert!(a.notes.iter().any(|n| n.contains("answered by beams")));
+        // 2.5 s were left; the anytime solver keeps back 6% of its time (at most 0.3 s).
+        assert!(took >= Duration::from_millis(2000), "{took:?}");
     }
 }
