@@ -891,3 +891,30 @@ fn core_at(dir: &std::path::Path, load: Load) -> npuzzle::request::Core {
         ..npuzzle::request::Sources::default()
     })
 }
+
+/// The catalogue with a 7-tile partition that benchmarks the 24-puzzle
+/// (`bench/pdb/korf24-catalogue-and-seven.txt`): the `6-6-6-6x4` catalogue's partitions for
+/// Korf's goal, their tiles in the same order (so its files are the catalogue's own),
+/// then one more partition of the 24 tiles with a 7-tile group.
+#[test]
+fn the_benchmarked_24_puzzle_catalogue_with_a_7_tile_partition_is_the_catalogue_and_one_more() {
+    use npuzzle::heuristic::pdb::partitions;
+    let spec = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../bench/pdb/korf24-catalogue-and-seven.txt"
+    ))
+    .unwrap();
+    let korf: Board = "0 1 2 3 4/5 6 7 8 9/10 11 12 13 14/15 16 17 18 19/20 21 22 23 24"
+        .parse()
+        .unwrap();
+    let all = partitions(&korf, spec.trim()).unwrap();
+    let catalogue = partitions(&korf, "6-6-6-6x4").unwrap();
+    assert_eq!(all.len(), 5);
+    assert_eq!(all[..4], catalogue[..]);
+    let mut tiles: Vec<u8> = all[4].iter().flatten().copied().collect();
+    tiles.sort_unstable();
+    assert_eq!(tiles, (1..25).collect::<Vec<u8>>());
+    let mut sizes: Vec<usize> = all[4].iter().map(|g| g.len()).collect();
+    sizes.sort_unstable();
+    assert_eq!(sizes, [5, 6, 6, 7]);
+}
