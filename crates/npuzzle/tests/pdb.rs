@@ -892,29 +892,35 @@ fn core_at(dir: &std::path::Path, load: Load) -> npuzzle::request::Core {
     })
 }
 
-/// The catalogue with a 7-tile partition that benchmarks the 24-puzzle
-/// (`bench/pdb/korf24-catalogue-and-seven.txt`): the `6-6-6-6x4` catalogue's partitions for
-/// Korf's goal, their tiles in the same order (so its files are the catalogue's own),
-/// then one more partition of the 24 tiles with a 7-tile group.
+/// The catalogues with 7-tile groups that benchmark the 24-puzzle (`bench/pdb/`): the
+/// `6-6-6-6x4` catalogue's partitions for Korf's goal, their tiles in the same order (so
+/// its files are the catalogue's own), then partitions of the 24 tiles with 7-tile groups.
 #[test]
-fn the_benchmarked_24_puzzle_catalogue_with_a_7_tile_partition_is_the_catalogue_and_one_more() {
+fn the_benchmarked_24_puzzle_catalogues_with_7_tile_groups_extend_the_catalogue() {
     use npuzzle::heuristic::pdb::partitions;
-    let spec = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../bench/pdb/korf24-catalogue-and-seven.txt"
-    ))
-    .unwrap();
     let korf: Board = "0 1 2 3 4/5 6 7 8 9/10 11 12 13 14/15 16 17 18 19/20 21 22 23 24"
         .parse()
         .unwrap();
-    let all = partitions(&korf, spec.trim()).unwrap();
     let catalogue = partitions(&korf, "6-6-6-6x4").unwrap();
-    assert_eq!(all.len(), 5);
-    assert_eq!(all[..4], catalogue[..]);
-    let mut tiles: Vec<u8> = all[4].iter().flatten().copied().collect();
-    tiles.sort_unstable();
-    assert_eq!(tiles, (1..25).collect::<Vec<u8>>());
-    let mut sizes: Vec<usize> = all[4].iter().map(|g| g.len()).collect();
-    sizes.sort_unstable();
-    assert_eq!(sizes, [5, 6, 6, 7]);
+    for (file, sizes) in [
+        ("korf24-catalogue-and-seven.txt", vec![vec![5, 6, 6, 7]]),
+        (
+            "korf24-catalogue-and-two-sevens.txt",
+            vec![vec![5, 6, 6, 7], vec![5, 5, 7, 7]],
+        ),
+    ] {
+        let path = format!("{}/../../bench/pdb/{file}", env!("CARGO_MANIFEST_DIR"));
+        let spec = std::fs::read_to_string(&path).unwrap();
+        let all = partitions(&korf, spec.trim()).unwrap();
+        assert_eq!(all.len(), 4 + sizes.len(), "{file}");
+        assert_eq!(all[..4], catalogue[..], "{file}");
+        for (p, want) in all[4..].iter().zip(&sizes) {
+            let mut tiles: Vec<u8> = p.iter().flatten().copied().collect();
+            tiles.sort_unstable();
+            assert_eq!(tiles, (1..25).collect::<Vec<u8>>(), "{file}");
+            let mut got: Vec<usize> = p.iter().map(|g| g.len()).collect();
+            got.sort_unstable();
+            assert_eq!(&got, want, "{file}");
+        }
+    }
 }
