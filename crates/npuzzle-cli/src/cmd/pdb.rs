@@ -205,7 +205,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
                 // Kept for the symmetries, as the saved file mapped: its pages are the
                 // system's to drop, so a catalogue's build holds one table in memory at a
                 // time, not every table it has built (twelve zero-aware 5x5 tables: 6.1 GB).
-                drop_for_mapped(&mut have, db, &path, &goal, tiles);
+                keep_mapped(&mut have, db, &path, &goal, tiles);
             }
             Ok(OK)
         }
@@ -269,25 +269,19 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     }
 }
 
-/// `pdb build --metric mtm`: the multi-tile tables for 4x4 with the usual goal.
-/// Pushes `db` onto `have`, or its saved file at `path` opened mapped where that opens
-/// (the built tables' memory freed; the entries are the same, the file just written).
-fn drop_for_mapped(
+/// Keeps a database just built and saved at `path` for the symmetries of later groups:
+/// as its file, mapped, where that opens (the build's own memory freed), else as it is.
+fn keep_mapped(
     have: &mut Vec<PatternDb>,
     db: PatternDb,
     path: &std::path::Path,
     goal: &Board,
     tiles: &[u8],
 ) {
-    match crate::pdbs::load(path, goal, tiles, Load::Map) {
-        Ok(mapped) if mapped.len() == db.len() => {
-            drop(db);
-            have.push(mapped);
-        }
-        _ => have.push(db),
-    }
+    have.push(crate::pdbs::load(path, goal, tiles, Load::Map).unwrap_or(db));
 }
 
+/// `pdb build --metric mtm`: the multi-tile tables for 4x4 with the usual goal.
 fn build_mtm(
     dir: &std::path::Path,
     goal: &Board,

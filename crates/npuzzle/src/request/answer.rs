@@ -104,8 +104,8 @@ impl Work<'_> {
     }
 
     /// Whether an exact search's `result` hands the board to the anytime step: it ran out
-    /// of its share of the board's time, which ends `until` (not cancelled). If so, its bound and nodes
-    /// are kept for the beams ([`Work::proven`]) and a note says so.
+    /// of its share of the board's time, which ends `until` (not cancelled). If so, its
+    /// bound and nodes are kept for the beams ([`Work::proven`]) and a note says so.
     fn hand_to_beams(
         &mut self,
         result: &Result<Solution, SearchError>,
