@@ -5,7 +5,8 @@ Korf & Felner's 24-puzzle instances on 1 and 2 workers against the one-machine s
     python bench/dask-bench.py batch --pdb-dir DIR --count 400 --rounds 2
     python bench/dask-bench.py split --pdb-dir DIR --id 1 --rounds 1
     python bench/dask-bench.py overhead --tasks 5000
-    python bench/dask-bench.py paper --rate 9.59e6 --ratio 1.262 --efficiency 0.95
+    python bench/dask-bench.py calibrate
+    python bench/dask-bench.py paper --rate 3.72e6 --column 6666 --ratio 0.2451 --efficiency 0.95
 
 With `--record`, batch, split and overhead write their figures into bench/results/dask.json
 (through bench/record.py) and docs/benchmarks.md is written again.
@@ -17,12 +18,17 @@ The databases must be in DIR already (`npuzzle pdb build --size 4x4 --pdb 5-5-5`
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import sys
 import time
 from pathlib import Path
 
-import npuzzle
-import npuzzle.dask as nd
+try:
+    import npuzzle
+    import npuzzle.dask as nd
+except ImportError:  # `calibrate` and `paper` need no npuzzle
+    npuzzle = nd = None
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import record  # noqa: E402  (bench/record.py, beside this script)
@@ -147,27 +153,81 @@ def overhead(a) -> None:
         save(f"python bench/dask-bench.py overhead --tasks {a.tasks}", row)
 
 
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def published(path: str) -> tuple[list[str], dict[int, dict[str, str]]]:
+    """The published counts: the column names, and each instance's row by id."""
+    cols: list[str] = []
+    rows: dict[int, dict[str, str]] = {}
+    for line in Path(path).read_text().splitlines():
+        if line.startswith("id "):
+            cols = line.split()
+        elif line.strip() and line[0].isdigit():
+            rows[int(line.split()[0])] = dict(zip(cols, line.split()))
+    return cols, rows
+
+
+def measured() -> dict[int, int]:
+    """The zero-aware catalogue's expanded nodes per instance, as recorded: the 15 quickest
+    one by one and instance 20."""
+    ours: dict[int, int] = {}
+    per = json.loads((RESULTS / "korf24-15-per-instance.json").read_text())
+    for rec in per["records"]:
+        for f in rec["figures"]:
+            if "za_expanded" in f:
+                ours[f["instance"]] = f["za_expanded"]
+    twenty = json.loads((RESULTS / "korf24-instance-20.json").read_text())
+    for rec in twenty["records"]:
+        for f in rec["figures"]:
+            if f.get("heuristic") == "npuzzle: 6-6-6-6x4 catalogue, zero-aware":
+                ours[20] = f["expanded"]
+    return ours
+
+
+def calibrate(a) -> None:
+    """How well each published column predicts our node counts, on the instances measured
+    here: per column, our total over its total (the ratio `paper` scales by), and the
+    spread of the per-instance ratios (the standard deviation of their logarithms: the
+    smaller, the better the column predicts an instance)."""
+    cols, rows = published(a.published)
+    ours = measured()
+    ids = sorted(ours)
+    print(f"{len(ids)} instances measured: {', '.join(map(str, ids))}")
+    print(f"{'column':>10} {'total ratio':>12} {'geometric':>10} {'sd(log)':>8} {'least':>7} {'most':>7}")
+    for col in cols[2:]:
+        r = [ours[i] / int(rows[i][col]) for i in ids]
+        logs = [math.log(x) for x in r]
+        mean = sum(logs) / len(logs)
+        sd = (sum((x - mean) ** 2 for x in logs) / (len(logs) - 1)) ** 0.5
+        total = sum(ours.values()) / sum(int(rows[i][col]) for i in ids)
+        print(f"{col:>10} {total:12.4f} {math.exp(mean):10.4f} {sd:8.3f} {min(r):7.3f} {max(r):7.3f}")
+
+
 def paper(a) -> None:
     """All 50 of Korf & Felner's instances on a cluster, on paper: each instance's nodes
-    estimated as `ratio` x the Korf & Felner 6-6-6-6 + reflection count (the ratio measured
-    here on instances that fit a sitting), searched at `rate` expanded nodes a second per
+    estimated as `ratio` x a published column's count (`column`: see `calibrate` for how
+    well each predicts ours, and the ratio), searched at `rate` expanded nodes a second per
     worker thread with `efficiency`, plus the scheduler's cost per task (`task_ms`, tasks of
     `task_seconds`) and `pass_seconds` of driver work per distributed pass (8 passes an
-    instance)."""
-    rows = [l.split() for l in Path(a.published).read_text().splitlines()
-            if l.strip() and l[0].isdigit()]
+    instance). Instances measured here are shown beside their estimates."""
+    cols, rows = published(a.published)
+    if a.column not in cols[2:]:
+        sys.exit(f"--column: expected one of {', '.join(cols[2:])}, found {a.column!r}")
+    ours = measured()
     workers = a.machines * a.cores
     total = 0.0
     print(f"{workers} worker threads, {a.rate:.3g} nodes/s each, efficiency {a.efficiency}")
-    for r in rows:
-        nodes = a.ratio * int(r[2])
+    for i, r in sorted(rows.items()):
+        nodes = a.ratio * int(r[a.column])
         compute = nodes / (workers * a.rate * a.efficiency)
         tasks = nodes / (a.rate * a.task_seconds)
         sched = tasks * a.task_ms / 1000
         t = max(compute, sched) + 8 * a.pass_seconds
         total += t
-        print(f"  instance {r[0]:>2} ({r[1]} moves): {nodes:.3g} nodes, {t:8.1f} s"
-              f"{'  (scheduler-bound)' if sched > compute else ''}")
+        seen = f"  (measured: {ours[i]:.3g} nodes)" if i in ours else ""
+        print(f"  instance {i:>2} ({r['optimal']} moves): {nodes:.3g} nodes, {t:8.1f} s"
+              f"{'  (scheduler-bound)' if sched > compute else ''}{seen}")
     print(f"all 50 one after another: {total:.0f} s = {total / 60:.1f} min = {total / 3600:.2f} h")
 
 
@@ -194,13 +254,21 @@ if __name__ == "__main__":
                         help="write the figures into bench/results/dask.json")
     q = sub.add_parser("paper")
     q.add_argument("--rate", type=float, required=True, help="expanded nodes/s a worker thread")
-    q.add_argument("--ratio", type=float, required=True, help="our nodes / Korf & Felner's")
+    q.add_argument("--ratio", type=float, required=True,
+                   help="our nodes / the column's (see calibrate)")
+    q.add_argument("--column", default="6666",
+                   help="the published column scaled (see calibrate) [6666]")
     q.add_argument("--efficiency", type=float, default=0.95)
     q.add_argument("--machines", type=int, default=100)
     q.add_argument("--cores", type=int, default=32)
     q.add_argument("--task-ms", type=float, default=1.0)
     q.add_argument("--task-seconds", type=float, default=10.0)
     q.add_argument("--pass-seconds", type=float, default=1.0)
-    q.add_argument("--published", default=str(Path(__file__).resolve().parent.parent / "testdata" / "korf24_published_nodes.txt"))
+    c = sub.add_parser("calibrate")
+    for sp in (q, c):
+        sp.add_argument("--published", default=str(Path(__file__).resolve().parent.parent / "testdata" / "korf24_published_nodes.txt"))
     a = p.parse_args()
-    {"batch": batch, "split": split, "overhead": overhead, "paper": paper}[a.what](a)
+    if a.what in ("batch", "split", "overhead") and npuzzle is None:
+        sys.exit("npuzzle is not installed here: see docs/python.md")
+    {"batch": batch, "split": split, "overhead": overhead, "paper": paper,
+     "calibrate": calibrate}[a.what](a)
