@@ -479,3 +479,43 @@ fn a_bound_proven_before_is_kept() {
     b.apply_all(&a.solution.moves).unwrap();
     assert_eq!(b, goal);
 }
+
+/// A run's log counts its beams' layers full (positions over width), which the pace of
+/// the next run goes by: a 5x5 board's one beam fills its first layers only as its
+/// positions multiply, so it logs fewer full layers than its answer's moves, and at
+/// least half as many.
+#[test]
+fn the_log_counts_full_layers() {
+    let goal = Board::solved("5x5".parse().unwrap());
+    let mut rng = Rng::new(21);
+    for _ in 0..3 {
+        let start = uniform(&goal, &mut rng);
+        let watch = Watch::new(&Limits::default());
+        let mut log = StageLog::new();
+        let moves = staged(
+            &start,
+            &goal,
+            256,
+            None,
+            1,
+            &watch,
+            &Limits::default(),
+            &NodeCount::default(),
+            &[],
+            None,
+            &mut log,
+        )
+        .unwrap()
+        .expect("no cap: the beam answers");
+        let mut b = start.clone();
+        b.apply_all(&moves).unwrap();
+        assert_eq!(b, goal);
+        assert_eq!(log.len(), 1, "one stage: the board is the last region");
+        let full = log[0].0;
+        assert!(
+            full < moves.len() && 2 * full >= moves.len(),
+            "{full} full layers for {} moves",
+            moves.len()
+        );
+    }
+}
