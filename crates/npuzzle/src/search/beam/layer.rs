@@ -74,8 +74,8 @@ pub(super) fn fit<T: Copy + Default>(v: &mut Vec<T>, len: usize) -> Result<(), S
 pub(crate) struct Pace {
     /// When the beam should end.
     pub until: std::time::Instant,
-    /// How many full layers it is expected to take: an earlier, narrower beam's
-    /// positions over its width (its last layers, near the aim, are far from full).
+    /// How many layers it is expected to take (from an earlier, narrower beam: more than
+    /// it will).
     pub layers: usize,
     /// The widest it may grow to (memory).
     pub max_width: usize,

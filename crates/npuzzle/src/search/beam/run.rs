@@ -437,13 +437,12 @@ fn from_parents(
 
 /// On a pace: the width that ends the beam by its time, from what a position has cost so
 /// far (`per_position`, updated with this layer's `count` positions in `took`) and the
-/// layers still expected (the pace's less the `done` so far, both in full layers: a layer
-/// counts as the share of its width it filled); never under a sixteenth of the width
-/// asked for (`width0`), nor over twice it.
+/// layers still expected; never under a sixteenth of the width asked for (`width0`), nor
+/// over twice it.
 fn paced_width(
     p: &Pace,
     width0: usize,
-    done: f64,
+    depth: usize,
     count: usize,
     took: std::time::Duration,
     per_position: &mut Option<f64>,
@@ -452,10 +451,8 @@ fn paced_width(
     let avg = per_position.map_or(t, |a| 0.8 * a + 0.2 * t);
     *per_position = Some(avg);
     let left = p.until.saturating_duration_since(std::time::Instant::now());
-    let layers = (p.layers as f64 - done)
-        .max((p.layers / 10) as f64)
-        .max(1.0);
-    let fits = left.as_secs_f64() / layers / avg;
+    let layers = p.layers.saturating_sub(depth).max(p.layers / 10).max(1);
+    let fits = left.as_secs_f64() / layers as f64 / avg;
     let least = (width0 / 16).max(1);
     (fits as usize).clamp(least, (width0 * 2).min(p.max_width).max(least))
 }
@@ -478,10 +475,8 @@ pub(crate) fn beam_run(
     // (At most 2^29 positions a layer: the way back packs an index in 30 bits.)
     let width0 = width.clamp(1, 1 << 29);
     let mut width = width0;
-    // Seconds per position expanded, averaged over the full layers so far, and the layers
-    // done, each counted as the share of its width it filled (for the pace).
+    // Seconds per position expanded, averaged over the full layers so far (for the pace).
     let mut per_position: Option<f64> = None;
-    let mut done = 0.0;
     if setup.estimate(start.cells()) == 0 {
         return Ok(BeamEnd::Found(vec![]));
     }
@@ -580,13 +575,12 @@ pub(crate) fn beam_run(
         let (step, low) = build_next(setup, &layer, &cands, &mut spare, threads_for(cands.len()))?;
         history.push(step);
         std::mem::swap(&mut layer, &mut spare);
-        done += count as f64 / width as f64;
         if let Some(p) = &pace {
             if count * 2 >= width {
                 width = paced_width(
                     p,
                     width0,
-                    done,
+                    depth,
                     count,
                     layer_start.elapsed(),
                     &mut per_position,

@@ -59,8 +59,7 @@ pub(crate) const STAGED_LAST_SIDE: usize = 6;
 /// with Ls from the start, 1.989 with Ls from 10x10 down.
 pub(crate) const STAGED_L_SIDE: usize = 10;
 
-/// Per stage of a [`staged`] run, in order: its beam's positions over its width (the full
-/// layers it took) and its seconds.
+/// Per stage of a [`staged`] run, in order: its moves and its seconds.
 pub(crate) type StageLog = Vec<(usize, f64)>;
 
 /// A time for a whole [`staged`] run to end by, shared among its stages as an earlier run's
@@ -180,7 +179,6 @@ pub(crate) fn staged(
         let stage = log.len();
         let pace = plan.as_ref().and_then(|p| p.pace(stage));
         let began = std::time::Instant::now();
-        let positions = nodes.get().0;
         let part = match beam_run(&setup, &board, width, left, threads, watch, nodes, pace)? {
             BeamEnd::Found(m) => Ok(m),
             BeamEnd::Exhausted if left.is_some() => return Ok(None),
@@ -212,8 +210,7 @@ pub(crate) fn staged(
             }
         };
         board.apply_all(&part).expect("the beam's moves are legal");
-        let full_layers = (nodes.get().0 - positions).div_ceil(width.max(1) as u64) as usize;
-        log.push((full_layers.max(1), began.elapsed().as_secs_f64()));
+        log.push((part.len(), began.elapsed().as_secs_f64()));
         moves.extend(part);
         if over(&moves) {
             return Ok(None);
