@@ -156,15 +156,32 @@ def overhead(a) -> None:
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
-def published(path: str) -> tuple[list[str], dict[int, dict[str, str]]]:
-    """The published counts: the column names, and each instance's row by id."""
+def published(path: str) -> tuple[list[str], dict[int, dict[str, int]]]:
+    """The published counts: the column names, and each instance's row by id (every field a
+    whole number). A file that cannot be read, or a field that is not a whole number, ends
+    the script saying what and where."""
+    try:
+        text = Path(path).read_text()
+    except (OSError, UnicodeDecodeError) as e:
+        sys.exit(f"{path}: cannot read the published counts: {e}")
     cols: list[str] = []
-    rows: dict[int, dict[str, str]] = {}
-    for line in Path(path).read_text().splitlines():
+    rows: dict[int, dict[str, int]] = {}
+    for n, line in enumerate(text.splitlines(), 1):
         if line.startswith("id "):
             cols = line.split()
         elif line.strip() and line[0].isdigit():
-            rows[int(line.split()[0])] = dict(zip(cols, line.split()))
+            fields = line.split()
+            if len(fields) != len(cols):
+                sys.exit(f"{path}:{n}: expected {len(cols)} fields ({' '.join(cols)}), "
+                         f"found {len(fields)}")
+            try:
+                row = {c: int(v) for c, v in zip(cols, fields)}
+            except ValueError:
+                sys.exit(f"{path}:{n}: expected whole numbers, found {line!r}")
+            rows[row["id"]] = row
+    if len(cols) < 3 or not rows:
+        sys.exit(f"{path}: expected a header `id optimal COLUMN...` and rows of counts, "
+                 f"found {len(cols)} columns and {len(rows)} rows")
     return cols, rows
 
 
@@ -193,14 +210,18 @@ def calibrate(a) -> None:
     cols, rows = published(a.published)
     ours = measured()
     ids = sorted(ours)
+    missing = [i for i in ids if i not in rows]
+    if missing:
+        sys.exit(f"{a.published}: expected the measured instances, found none for "
+                 f"{', '.join(map(str, missing))}")
     print(f"{len(ids)} instances measured: {', '.join(map(str, ids))}")
     print(f"{'column':>10} {'total ratio':>12} {'geometric':>10} {'sd(log)':>8} {'least':>7} {'most':>7}")
     for col in cols[2:]:
-        r = [ours[i] / int(rows[i][col]) for i in ids]
+        r = [ours[i] / rows[i][col] for i in ids]
         logs = [math.log(x) for x in r]
         mean = sum(logs) / len(logs)
         sd = (sum((x - mean) ** 2 for x in logs) / (len(logs) - 1)) ** 0.5
-        total = sum(ours.values()) / sum(int(rows[i][col]) for i in ids)
+        total = sum(ours.values()) / sum(rows[i][col] for i in ids)
         print(f"{col:>10} {total:12.4f} {math.exp(mean):10.4f} {sd:8.3f} {min(r):7.3f} {max(r):7.3f}")
 
 
@@ -219,7 +240,7 @@ def paper(a) -> None:
     total = 0.0
     print(f"{workers} worker threads, {a.rate:.3g} nodes/s each, efficiency {a.efficiency}")
     for i, r in sorted(rows.items()):
-        nodes = a.ratio * int(r[a.column])
+        nodes = a.ratio * r[a.column]
         compute = nodes / (workers * a.rate * a.efficiency)
         tasks = nodes / (a.rate * a.task_seconds)
         sched = tasks * a.task_ms / 1000
