@@ -84,6 +84,28 @@ impl<'a> Marks<'a> {
         (prev >> shift) & 3 == 0
     }
 
+    /// The `len` bits (at most 64) from bit offset `at`, read as plain bits (not 2-bit
+    /// marks): the counterpart of [`or_bits`](Self::or_bits).
+    #[inline]
+    pub(crate) fn get_bits(&self, at: u64, len: usize) -> u64 {
+        if len == 0 {
+            return 0;
+        }
+        let w = (at / 64) as usize;
+        let sh = (at % 64) as u32;
+        let lo = self.words[w].load(Ordering::Relaxed) >> sh;
+        let v = if sh as usize + len > 64 {
+            lo | self.words[w + 1].load(Ordering::Relaxed) << (64 - sh)
+        } else {
+            lo
+        };
+        if len == 64 {
+            v
+        } else {
+            v & ((1u64 << len) - 1)
+        }
+    }
+
     /// ORs `bits` (up to 64 consecutive slots' worth, so up to three words) in at bit
     /// offset `at`; returns the bits that were there before, wherever `bits` has a set
     /// bit in the same word (the caller asks about slots it sets).
@@ -304,6 +326,22 @@ mod tests {
             1 << 127
         );
         assert_eq!(marks.word(1), u64::MAX);
+    }
+
+    #[test]
+    fn bits_read_back_as_written_across_words() {
+        let words = mark_words(200, "test").unwrap();
+        let marks = Marks::new(&words);
+        // One bit a slot, 19 slots a placement: placements straddle words.
+        for p in [0u64, 3, 6, 7] {
+            marks.or_bits(p * 19, 0b101_0000_0000_0001_0011 & ((1 << 19) - 1));
+        }
+        for p in [0u64, 3, 6, 7] {
+            assert_eq!(marks.get_bits(p * 19, 19), 0b101_0000_0000_0001_0011, "{p}");
+        }
+        assert_eq!(marks.get_bits(19, 19), 0);
+        assert_eq!(marks.get_bits(0, 0), 0);
+        assert_eq!(marks.get_bits(1, 2), 0b01);
     }
 
     #[test]

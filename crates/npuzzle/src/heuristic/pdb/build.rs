@@ -4,14 +4,15 @@
 //! Every state is kept with its whole blank region (the empty cells the blank can reach
 //! without moving a pattern tile), so each layer holds states of one cost: a 0-1 search
 //! run as a plain one. Two bits per (placement, free cell) track the search; one byte per
-//! placement holds the result, and for a zero-aware database a word per placement marks
-//! the cells of regions first reached at a greater cost than the placement.
+//! placement holds the result, and for a zero-aware database one more bit per (placement,
+//! free cell) marks the cells of regions first reached at a greater cost than the
+//! placement (written out as a word per placement once the search is done).
 
-use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 use super::{
-    check_pattern, huge_copy, zero_aware_word, BuildProgress, PatternDb, Placement, MAX_CELLS,
-    MAX_TILES, ZERO_AWARE_MAX_CELLS, ZERO_AWARE_VALUE_BITS,
+    check_pattern, huge_buffer, huge_copy, zero_aware_word, BuildProgress, PatternDb, Placement,
+    MAX_CELLS, MAX_TILES, ZERO_AWARE_MAX_CELLS, ZERO_AWARE_VALUE_BITS,
 };
 use crate::board::{Board, Size};
 use crate::error::SearchError;
@@ -26,12 +27,19 @@ pub fn build_memory(size: Size, k: usize) -> u64 {
 }
 
 /// Bytes a database of `k` tiles on `size` needs while it is built and after, zero-aware
-/// or not (a zero-aware build also keeps a word per placement, and copies it out).
+/// or not: per placement, a byte and two bits a free cell while the search runs (a
+/// zero-aware build one more bit a free cell), then the entries written out (a byte, or a
+/// word for a zero-aware database) while the byte and those bits are still held.
 pub fn build_memory_of(size: Size, k: usize, zero_aware: bool) -> u64 {
     let n = size.cells();
     let count = Placement::new(n, k).count() as f64;
-    let per = if zero_aware { 9.0 } else { 1.0 };
-    let bytes = count * (per + (n - k) as f64 / 4.0);
+    let s = (n - k) as f64;
+    let per = if zero_aware {
+        (1.0 + 3.0 * s / 8.0).max(5.0 + s / 8.0)
+    } else {
+        (1.0 + s / 4.0).max(2.0)
+    };
+    let bytes = count * per;
     if bytes >= u64::MAX as f64 {
         u64::MAX
     } else {
@@ -134,11 +142,15 @@ impl PatternDb {
         let words = mark_words(slots, "pdb build")?;
         let marks = Marks::new(&words);
         let data: Vec<AtomicU8> = try_vec(count as usize, "pdb build", || AtomicU8::new(UNSEEN))?;
-        let plus: Vec<AtomicU32> = if zero_aware {
-            try_vec(count as usize, "pdb build", || AtomicU32::new(0))?
+        // Zero-aware: a bit per (placement, free cell), as the marks are laid out.
+        let plus_words: Vec<AtomicU64> = if zero_aware {
+            try_vec(slots.div_ceil(64) as usize, "pdb build", || {
+                AtomicU64::new(0)
+            })?
         } else {
             Vec::new()
         };
+        let plus = Marks::new(&plus_words);
         let grid = Grid::new(size);
 
         // The goal placement with the blank's whole region.
@@ -160,7 +172,8 @@ impl PatternDb {
             grid: &grid,
             marks,
             data: &data,
-            plus: &plus,
+            plus,
+            zero_aware,
             s,
             k,
         };
@@ -180,6 +193,11 @@ impl PatternDb {
         )?;
         drop(words);
         let data: Vec<u8> = data.into_iter().map(AtomicU8::into_inner).collect();
+        let out_of_memory = |needed: usize| SearchError::OutOfMemory {
+            algorithm: "pdb build",
+            needed: needed as u64,
+            machine: crate::limits::machine_memory(),
+        };
         let data = if zero_aware {
             let top = data
                 .iter()
@@ -198,22 +216,18 @@ impl PatternDb {
                     ),
                 });
             }
-            // Unreached placements (parity, with every tile but the blank in the pattern)
-            // hold the highest value bits and no region bits.
-            let mut words = try_vec(4 * count as usize, "pdb build", || 0u8)?;
-            for (i, (&v, m)) in data.iter().zip(plus).enumerate() {
-                let w = zero_aware_word(v, m.into_inner());
-                words[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
-            }
+            // The words written straight into the memory the database keeps (no copy:
+            // a 7-tile table on the 24-puzzle is 9.7 GB of words).
+            let mut words =
+                huge_buffer(4 * count as usize).map_err(|_| out_of_memory(4 * count as usize))?;
+            write_words(&mut words, &data, plus, &place, k, grid.all, s, threads);
+            drop(plus_words);
             words
+                .make_read_only()
+                .map_err(|_| out_of_memory(4 * count as usize))?
         } else {
-            data
+            huge_copy(&data).map_err(|_| out_of_memory(data.len()))?
         };
-        let data = huge_copy(&data).map_err(|_| SearchError::OutOfMemory {
-            algorithm: "pdb build",
-            needed: data.len() as u64,
-            machine: crate::limits::machine_memory(),
-        })?;
         Ok(PatternDb::from_parts(
             goal.clone(),
             tiles.to_vec(),
@@ -316,13 +330,79 @@ fn mark_region(marks: Marks<'_>, p: u64, s: usize, free: u64, region: u64, v: u6
     marks.or_bits(p * s as u64 * 2, bits)
 }
 
+/// The bits of the free cells `free` (one a cell, in cell order) that lie in `region`.
+#[inline]
+fn slot_bits(free: u64, region: u64) -> u64 {
+    let mut bits = 0u64;
+    let mut f = free;
+    let mut j = 0;
+    while f != 0 {
+        let c = f & f.wrapping_neg();
+        if region & c != 0 {
+            bits |= 1 << j;
+        }
+        f ^= c;
+        j += 1;
+    }
+    bits
+}
+
+/// The zero-aware entries, a little-endian word per placement, into `words`: each
+/// placement's value (`data`) and, on the cells of its regions that need a move more, the
+/// bits `plus` holds a free cell each (`s` a placement of `k` tiles; `all`: every cell
+/// of the board); on `threads` threads. Unreached placements (parity, with every tile but
+/// the blank in the pattern) hold the highest value bits and no region bits.
+#[allow(clippy::too_many_arguments)]
+fn write_words(
+    words: &mut [u8],
+    data: &[u8],
+    plus: Marks<'_>,
+    place: &Placement,
+    k: usize,
+    all: u64,
+    s: usize,
+    threads: usize,
+) {
+    let count = data.len();
+    let per = count.div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|scope| {
+        for (part, out) in words.chunks_mut(4 * per).enumerate() {
+            scope.spawn(move || {
+                let mut pos = [0u8; MAX_TILES];
+                for (o, w) in out.chunks_exact_mut(4).enumerate() {
+                    let i = part * per + o;
+                    let slots = plus.get_bits(i as u64 * s as u64, s);
+                    let mut cells = 0u32;
+                    if slots != 0 {
+                        place.unindex(i as u64, &mut pos[..k]);
+                        let occupied = pos[..k].iter().fold(0u64, |m, &c| m | 1 << c);
+                        let mut free = !occupied & all;
+                        let mut j = 0;
+                        while free != 0 {
+                            let c = free.trailing_zeros();
+                            free &= free - 1;
+                            if slots >> j & 1 != 0 {
+                                cells |= 1 << c;
+                            }
+                            j += 1;
+                        }
+                    }
+                    w.copy_from_slice(&zero_aware_word(data[i], cells).to_le_bytes());
+                }
+            });
+        }
+    });
+}
+
 struct Ctx<'a> {
     place: &'a Placement,
     grid: &'a Grid,
     marks: Marks<'a>,
     data: &'a [AtomicU8],
-    /// Zero-aware builds: per placement, the cells of regions reached after it.
-    plus: &'a [AtomicU32],
+    /// Zero-aware builds: per (placement, free cell), set where its region was reached
+    /// after the placement.
+    plus: Marks<'a>,
+    zero_aware: bool,
     s: usize,
     k: usize,
 }
@@ -383,7 +463,13 @@ impl Ctx<'_> {
                 }
                 let region = self.grid.region(free2, c);
                 let before = mark_region(self.marks, p2, self.s, free2, region, 2);
-                if (before >> (2 * j2)) & 3 == 0 {
+                // What the region's lowest cell held: every thread marking the region
+                // writes the word holding that cell first, so exactly one finds it unseen
+                // (its own cell's mark may already be set by another thread that reached
+                // the region in this layer and found this thread's first word marked).
+                let jm = (free2 & ((region & region.wrapping_neg()) - 1)).count_ones() as usize;
+                let held = (before >> (2 * jm)) & 3;
+                if held == 0 {
                     new_states += 1;
                 }
                 let d = &self.data[p2 as usize];
@@ -391,11 +477,14 @@ impl Ctx<'_> {
                 if was == UNSEEN {
                     d.store(next, Ordering::Relaxed);
                     new_places += 1;
-                } else if was < next && !self.plus.is_empty() && (before >> (2 * j2)) & 3 == 0 {
-                    // A region of a placement reached earlier: its cells need a move more
-                    // (at least one; one is what an entry keeps). Set in an earlier layer,
-                    // the placement's value is seen by every thread.
-                    self.plus[p2 as usize].fetch_or(region as u32, Ordering::Relaxed);
+                } else if was < next && self.zero_aware && (held == 0 || held == 2) {
+                    // A region first reached in this layer (unseen, or marked for the next
+                    // layer by another thread: setting the bits twice changes nothing) of
+                    // a placement reached earlier: its cells need a move more (at least
+                    // one; one is what an entry keeps). Set in an earlier layer, the
+                    // placement's value is seen by every thread.
+                    self.plus
+                        .or_bits(p2 * self.s as u64, slot_bits(free2, region) as u128);
                 }
             }
         });
@@ -426,5 +515,25 @@ mod tests {
         assert_eq!(g.region(free, 0), 0b1011);
         assert_eq!(g.region(free, 8), 1 << 8);
         assert_eq!(region_bits(free, 0b1010, 2), 0b10_10_00);
+    }
+
+    #[test]
+    fn slot_bits_number_the_free_cells_in_order() {
+        // Free: cells 0, 1, 3 and 8 (slots 0 to 3); the region {1, 8} is slots 1 and 3.
+        let free = 0b1_0000_1011;
+        assert_eq!(slot_bits(free, 0b1_0000_0010), 0b1010);
+        assert_eq!(slot_bits(free, free), 0b1111);
+        assert_eq!(slot_bits(free, 0), 0);
+    }
+
+    #[test]
+    fn a_zero_aware_7_tile_24_puzzle_table_builds_within_20_gb() {
+        let size = Size::square(5).unwrap();
+        // 2,422,728,000 placements of 18 free cells: 7.75 bytes each while the search runs.
+        let za = build_memory_of(size, 7, true);
+        assert_eq!(za, (2_422_728_000f64 * 7.75) as u64);
+        assert!(za < 20_000_000_000);
+        // Plain: 5.5 bytes each (a byte and two bits a free cell).
+        assert_eq!(build_memory_of(size, 7, false), 2_422_728_000 * 11 / 2);
     }
 }
