@@ -127,7 +127,21 @@ impl PatternDb {
     /// The same database with its entries copied into memory of its own (on huge pages
     /// where granted): what [`Load::Read`] gives, for one opened mapped.
     pub fn in_memory(&self) -> io::Result<PatternDb> {
-        let data = huge_copy(self.entries())?;
+        self.in_memory_by(COPY_PIECE)
+    }
+
+    /// [`in_memory`](Self::in_memory), copying `piece` bytes at a time.
+    pub(crate) fn in_memory_by(&self, piece: usize) -> io::Result<PatternDb> {
+        let entries = self.entries();
+        let mut buf = huge_buffer(entries.len())?;
+        // In pieces, each piece's mapped pages given back once copied: a table is never
+        // held twice (a 7-tile zero-aware 24-puzzle table is 9.7 GB).
+        for at in (0..entries.len()).step_by(piece.max(1)) {
+            let end = (at + piece.max(1)).min(entries.len());
+            buf[at..end].copy_from_slice(&entries[at..end]);
+            self.drop_pages_in(self.start + at, end - at);
+        }
+        let data = buf.make_read_only()?;
         Ok(PatternDb::from_parts(
             self.goal.clone(),
             self.tiles.clone(),
@@ -156,7 +170,13 @@ impl PatternDb {
     /// far (the checksum reads them all when it is opened). They stay in the file and
     /// come back on the next read; memory of its own is left alone.
     pub(crate) fn drop_pages(&self) {
-        if self.mapped {
+        self.drop_pages_in(0, self.data.len());
+    }
+
+    /// [`drop_pages`](Self::drop_pages) for the `len` bytes of the mapping from `offset`
+    /// (widened to whole pages: a page partly outside is read again when next needed).
+    fn drop_pages_in(&self, offset: usize, len: usize) {
+        if self.mapped && len > 0 {
             #[allow(unsafe_code)]
             // SAFETY: the mapping is of a file, read-only and shared (see
             // `PatternDb::map`): after this advice its pages are read again from the file,
@@ -165,7 +185,7 @@ impl PatternDb {
             // never given there.)
             let _ = unsafe {
                 self.data
-                    .unchecked_advise(memmap2::UncheckedAdvice::DontNeed)
+                    .unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, offset, len)
             };
         }
     }
@@ -204,6 +224,9 @@ impl PatternDb {
         }
     }
 }
+
+/// Bytes [`PatternDb::in_memory`] copies before it gives the mapped pages back.
+const COPY_PIECE: usize = 64 << 20;
 
 /// Anonymous memory holding `len` bytes, with huge pages asked for.
 pub(super) fn huge_buffer(len: usize) -> io::Result<MmapMut> {
@@ -334,4 +357,34 @@ pub(crate) fn prefetch<T>(data: &[T], at: usize) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (data, at);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limits::Limits;
+
+    /// A mapped database copied into memory piece by piece, its mapped pages given back
+    /// after each piece (pieces that end inside a page included), keeps every entry.
+    #[test]
+    fn copies_in_pieces_keep_every_entry() {
+        let goal = Board::solved("4x3".parse().unwrap());
+        let lim = Limits::default();
+        let built =
+            PatternDb::build_zero_aware(&goal, &[1, 2, 5, 6], &lim, 1, &mut |_| {}).unwrap();
+        let dir = std::env::temp_dir().join(format!("npuzzle-pieces-{}", std::process::id()));
+        let path = dir.join("db.za.npz");
+        std::fs::create_dir_all(&dir).unwrap();
+        built.save(&path).unwrap();
+        let mapped = PatternDb::map(&path).unwrap();
+        assert!(mapped.is_mapped());
+        for piece in [1, 4093, 4096, 1 << 20] {
+            let copy = mapped.in_memory_by(piece).unwrap();
+            assert!(!copy.is_mapped());
+            assert!(copy.entries() == built.entries(), "piece {piece}");
+            // The mapping still reads the same after its pages were given back.
+            assert!(mapped.entries() == built.entries(), "piece {piece}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
