@@ -11,8 +11,8 @@
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 use super::{
-    check_pattern, huge_buffer, huge_copy, zero_aware_word, BuildProgress, PatternDb, Placement,
-    MAX_CELLS, MAX_TILES, ZERO_AWARE_MAX_CELLS, ZERO_AWARE_VALUE_BITS,
+    check_pattern, fill_entries, huge_buffer, huge_copy, zero_aware_word, BuildProgress, PatternDb,
+    Placement, MAX_CELLS, MAX_TILES, ZERO_AWARE_MAX_CELLS, ZERO_AWARE_VALUE_BITS,
 };
 use crate::board::{Board, Size};
 use crate::error::SearchError;
@@ -220,7 +220,9 @@ impl PatternDb {
             // a 7-tile table on the 24-puzzle is 9.7 GB of words).
             let mut words =
                 huge_buffer(4 * count as usize).map_err(|_| out_of_memory(4 * count as usize))?;
-            write_words(&mut words, &data, plus, &place, k, grid.all, s, threads);
+            fill_entries(&mut words, 4, threads, |i, out| {
+                write_word(out, i, data[i as usize], plus, &place, grid.all, s)
+            });
             drop(plus_words);
             words
                 .make_read_only()
@@ -307,21 +309,28 @@ impl Grid {
     }
 }
 
-/// The slot bits (2 per free cell, in cell order) with value `v` for the cells of `region`.
+/// The slot bits (`per` bits a free cell, in cell order) with value `v` for the cells of
+/// `region`.
 #[inline]
-fn region_bits(free: u64, region: u64, v: u64) -> u128 {
+fn slots_of(free: u64, region: u64, per: u32, v: u64) -> u128 {
     let mut bits = 0u128;
     let mut f = free;
     let mut j = 0;
     while f != 0 {
         let c = f & f.wrapping_neg();
         if region & c != 0 {
-            bits |= (v as u128) << (2 * j);
+            bits |= (v as u128) << (per * j);
         }
         f ^= c;
         j += 1;
     }
     bits
+}
+
+/// The slot bits (2 per free cell, in cell order) with value `v` for the cells of `region`.
+#[inline]
+fn region_bits(free: u64, region: u64, v: u64) -> u128 {
+    slots_of(free, region, 2, v)
 }
 
 /// ORs the 2-bit value `v` into the slots of `region` for placement `p`.
@@ -333,65 +342,43 @@ fn mark_region(marks: Marks<'_>, p: u64, s: usize, free: u64, region: u64, v: u6
 /// The bits of the free cells `free` (one a cell, in cell order) that lie in `region`.
 #[inline]
 fn slot_bits(free: u64, region: u64) -> u64 {
-    let mut bits = 0u64;
-    let mut f = free;
-    let mut j = 0;
-    while f != 0 {
-        let c = f & f.wrapping_neg();
-        if region & c != 0 {
-            bits |= 1 << j;
-        }
-        f ^= c;
-        j += 1;
-    }
-    bits
+    slots_of(free, region, 1, 1) as u64
 }
 
-/// The zero-aware entries, a little-endian word per placement, into `words`: each
-/// placement's value (`data`) and, on the cells of its regions that need a move more, the
-/// bits `plus` holds a free cell each (`s` a placement of `k` tiles; `all`: every cell
-/// of the board); on `threads` threads. Unreached placements (parity, with every tile but
-/// the blank in the pattern) hold the highest value bits and no region bits.
-#[allow(clippy::too_many_arguments)]
-fn write_words(
-    words: &mut [u8],
-    data: &[u8],
+/// The zero-aware word of placement `i` (its plain value `value`) into `out`: the cells of
+/// its regions that need a move more, from the bits `plus` holds a free cell each (`s` a
+/// placement, `k` tiles, `all`: every cell of the board; `pos`: scratch). Unreached
+/// placements (parity, with every tile but the blank in the pattern) hold the highest
+/// value bits and no region bits.
+#[inline]
+fn write_word(
+    out: &mut [u8],
+    i: u64,
+    value: u8,
     plus: Marks<'_>,
     place: &Placement,
-    k: usize,
     all: u64,
     s: usize,
-    threads: usize,
 ) {
-    let count = data.len();
-    let per = count.div_ceil(threads.max(1)).max(1);
-    std::thread::scope(|scope| {
-        for (part, out) in words.chunks_mut(4 * per).enumerate() {
-            scope.spawn(move || {
-                let mut pos = [0u8; MAX_TILES];
-                for (o, w) in out.chunks_exact_mut(4).enumerate() {
-                    let i = part * per + o;
-                    let slots = plus.get_bits(i as u64 * s as u64, s);
-                    let mut cells = 0u32;
-                    if slots != 0 {
-                        place.unindex(i as u64, &mut pos[..k]);
-                        let occupied = pos[..k].iter().fold(0u64, |m, &c| m | 1 << c);
-                        let mut free = !occupied & all;
-                        let mut j = 0;
-                        while free != 0 {
-                            let c = free.trailing_zeros();
-                            free &= free - 1;
-                            if slots >> j & 1 != 0 {
-                                cells |= 1 << c;
-                            }
-                            j += 1;
-                        }
-                    }
-                    w.copy_from_slice(&zero_aware_word(data[i], cells).to_le_bytes());
-                }
-            });
+    let k = all.count_ones() as usize - s;
+    let slots = plus.get_bits(i * s as u64, s);
+    let mut cells = 0u32;
+    if slots != 0 {
+        let mut pos = [0u8; MAX_TILES];
+        place.unindex(i, &mut pos[..k]);
+        let occupied = pos[..k].iter().fold(0u64, |m, &c| m | 1 << c);
+        let mut free = !occupied & all;
+        let mut j = 0;
+        while free != 0 {
+            let c = free.trailing_zeros();
+            free &= free - 1;
+            if slots >> j & 1 != 0 {
+                cells |= 1 << c;
+            }
+            j += 1;
         }
-    });
+    }
+    out.copy_from_slice(&zero_aware_word(value, cells).to_le_bytes());
 }
 
 struct Ctx<'a> {

@@ -9,7 +9,7 @@
 //! database and copies the other.
 
 use super::build::Grid;
-use super::{huge_buffer, zero_aware_word, PatternDb, MAX_TILES};
+use super::{fill_entries, huge_buffer, zero_aware_word, PatternDb, MAX_TILES};
 use crate::board::{Board, Size};
 use crate::limits::resolve_threads;
 
@@ -122,34 +122,25 @@ impl PatternDb {
         } else {
             resolve_threads(threads)
         };
-        let per = count.div_ceil(threads).max(1);
-        std::thread::scope(|scope| {
-            for (part, out) in data[..width * count].chunks_mut(per * width).enumerate() {
-                let image = &image;
-                scope.spawn(move || {
-                    let mut pos_to = [0u8; MAX_TILES];
-                    let mut pos_from = [0u8; MAX_TILES];
-                    for (i, entry) in out.chunks_exact_mut(width).enumerate() {
-                        let idx = (part * per + i) as u64;
-                        self.place.unindex(idx, &mut pos_to[..k]);
-                        for (s, &j) in image.slots.iter().enumerate() {
-                            pos_from[s] = image.back[pos_to[j as usize] as usize];
-                        }
-                        let (value, bits) = self.entry(self.place.index(&pos_from[..k]));
-                        if width == 1 {
-                            entry[0] = value;
-                        } else {
-                            let mut moved = 0u32;
-                            let mut b = bits;
-                            while b != 0 {
-                                let c = b.trailing_zeros() as usize;
-                                b &= b - 1;
-                                moved |= 1 << image.to[c];
-                            }
-                            entry.copy_from_slice(&zero_aware_word(value, moved).to_le_bytes());
-                        }
-                    }
-                });
+        fill_entries(&mut data[..width * count], width, threads, |idx, entry| {
+            let mut pos_to = [0u8; MAX_TILES];
+            let mut pos_from = [0u8; MAX_TILES];
+            self.place.unindex(idx, &mut pos_to[..k]);
+            for (s, &j) in image.slots.iter().enumerate() {
+                pos_from[s] = image.back[pos_to[j as usize] as usize];
+            }
+            let (value, bits) = self.entry(self.place.index(&pos_from[..k]));
+            if width == 1 {
+                entry[0] = value;
+            } else {
+                let mut moved = 0u32;
+                let mut b = bits;
+                while b != 0 {
+                    let c = b.trailing_zeros() as usize;
+                    b &= b - 1;
+                    moved |= 1 << image.to[c];
+                }
+                entry.copy_from_slice(&zero_aware_word(value, moved).to_le_bytes());
             }
         });
         let data = data.make_read_only().ok()?;

@@ -136,8 +136,9 @@ impl PatternDb {
         let mut buf = huge_buffer(entries.len())?;
         // In pieces, each piece's mapped pages given back once copied: a table is never
         // held twice (a 7-tile zero-aware 24-puzzle table is 9.7 GB).
-        for at in (0..entries.len()).step_by(piece.max(1)) {
-            let end = (at + piece.max(1)).min(entries.len());
+        let piece = piece.max(1);
+        for at in (0..entries.len()).step_by(piece) {
+            let end = (at + piece).min(entries.len());
             buf[at..end].copy_from_slice(&entries[at..end]);
             self.drop_pages_in(self.start + at, end - at);
         }
@@ -235,6 +236,28 @@ pub(super) fn huge_buffer(len: usize) -> io::Result<MmapMut> {
     #[cfg(target_os = "linux")]
     let _ = buf.advise(memmap2::Advice::HugePage);
     Ok(buf)
+}
+
+/// Fills `out`, entries of `width` bytes, on `threads` threads, each taking an equal run
+/// of entries: `f(index, entry)` for every entry.
+pub(super) fn fill_entries(
+    out: &mut [u8],
+    width: usize,
+    threads: usize,
+    f: impl Fn(u64, &mut [u8]) + Sync,
+) {
+    let count = out.len() / width;
+    let per = count.div_ceil(threads.max(1)).max(1);
+    let f = &f;
+    std::thread::scope(|scope| {
+        for (part, run) in out[..width * count].chunks_mut(per * width).enumerate() {
+            scope.spawn(move || {
+                for (i, entry) in run.chunks_exact_mut(width).enumerate() {
+                    f((part * per + i) as u64, entry);
+                }
+            });
+        }
+    });
 }
 
 /// `bytes` copied into read-only memory of their own, on huge pages where granted.
