@@ -67,6 +67,24 @@ fn quick_instances_solve_optimally() {
     }
 }
 
+/// Instances whose passes give each thread a frontier of hundreds of nodes (the frontier
+/// grows with the pass before): still one thread's answer, move for move.
+#[test]
+fn wide_frontiers_keep_one_threads_answer() {
+    let h = heuristic("5-5-5");
+    let goal = goal();
+    let limits = Limits::default();
+    for (id, board, optimal) in korf100().into_iter().filter(|k| [3, 63].contains(&k.0)) {
+        let s = idastar_pdb(&board, &goal, &h, &limits).unwrap();
+        assert_eq!(s.len() as u32, optimal, "instance {id}");
+        assert!(s.stats.expanded > 2_000_000, "instance {id}: a big search");
+        for threads in [2, 3] {
+            let p = idastar_pdb_parallel(&board, &goal, &h, &limits, threads).unwrap();
+            assert_eq!(p.moves, s.moves, "instance {id}, {threads} threads");
+        }
+    }
+}
+
 /// All 100 with the 7-8 databases (about 5 minutes to build, then about a second):
 /// `cargo test --release -p npuzzle --test korf -- --ignored`.
 #[test]
