@@ -150,7 +150,7 @@ impl PatternDb {
         } else {
             Vec::new()
         };
-        let plus = Marks::new(&plus_words);
+        let plus = zero_aware.then(|| Marks::new(&plus_words));
         let grid = Grid::new(size);
 
         // The goal placement with the blank's whole region.
@@ -173,7 +173,6 @@ impl PatternDb {
             marks,
             data: &data,
             plus,
-            zero_aware,
             s,
             k,
         };
@@ -220,6 +219,7 @@ impl PatternDb {
             // a 7-tile table on the 24-puzzle is 9.7 GB of words).
             let mut words =
                 huge_buffer(4 * count as usize).map_err(|_| out_of_memory(4 * count as usize))?;
+            let plus = Marks::new(&plus_words);
             fill_entries(&mut words, 4, threads, |i, out| {
                 write_word(out, i, data[i as usize], plus, &place, grid.all, s)
             });
@@ -386,10 +386,9 @@ struct Ctx<'a> {
     grid: &'a Grid,
     marks: Marks<'a>,
     data: &'a [AtomicU8],
-    /// Zero-aware builds: per (placement, free cell), set where its region was reached
-    /// after the placement.
-    plus: Marks<'a>,
-    zero_aware: bool,
+    /// Zero-aware builds only: per (placement, free cell), set where its region was
+    /// reached after the placement.
+    plus: Option<Marks<'a>>,
     s: usize,
     k: usize,
 }
@@ -464,14 +463,15 @@ impl Ctx<'_> {
                 if was == UNSEEN {
                     d.store(next, Ordering::Relaxed);
                     new_places += 1;
-                } else if was < next && self.zero_aware && (held == 0 || held == 2) {
+                } else if was < next && (held == 0 || held == 2) {
                     // A region first reached in this layer (unseen, or marked for the next
                     // layer by another thread: setting the bits twice changes nothing) of
                     // a placement reached earlier: its cells need a move more (at least
                     // one; one is what an entry keeps). Set in an earlier layer, the
                     // placement's value is seen by every thread.
-                    self.plus
-                        .or_bits(p2 * self.s as u64, slot_bits(free2, region) as u128);
+                    if let Some(plus) = self.plus {
+                        plus.or_bits(p2 * self.s as u64, slot_bits(free2, region) as u128);
+                    }
                 }
             }
         });

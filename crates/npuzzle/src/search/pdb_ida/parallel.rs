@@ -23,8 +23,8 @@ const SMALL_PASS: u64 = 20_000;
 /// [`FRONTIER_SHARE`], from [`MIN_FRONTIER`] to [`MAX_FRONTIER`]. The threads take the
 /// frontier in order, and once one finds a solution the others still finish the earlier
 /// nodes they hold: with few nodes a thread may end the last pass alone in a subtree a
-/// tenth of the pass. (24-puzzle instance 36 on two threads: 31.2 s with 64 a thread,
-/// 27.5 s with 1,024.)
+/// tenth of the pass. (24-puzzle instance 36 on two threads, two runs each: 32.7 s and
+/// 31.6 s searching with 64 a thread, 29.3 s and 29.4 s with up to 1,024.)
 const MAX_FRONTIER: u64 = 1024;
 
 /// The fewest frontier nodes per thread of a pass shared out.
