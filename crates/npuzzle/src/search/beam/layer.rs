@@ -71,14 +71,47 @@ pub(super) fn fit<T: Copy + Default>(v: &mut Vec<T>, len: usize) -> Result<(), S
 /// expected fit in the time left (instead of the clock cutting a wide beam short and
 /// losing it all).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Pace {
+pub(crate) struct Pace<'w> {
     /// When the beam should end.
     pub until: std::time::Instant,
-    /// How many layers it is expected to take (from an earlier, narrower beam: more than
-    /// it will).
-    pub layers: usize,
+    /// The way of an earlier, narrower beam of the same stage.
+    pub before: &'w Way,
     /// The widest it may grow to (memory).
     pub max_width: usize,
+}
+
+impl Pace<'_> {
+    /// The full layers still expected after a layer whose lowest rank is `low`: what the
+    /// earlier beam still took from its first layer that ranked as low (at least a tenth
+    /// of its full layers, and one). A wider beam gets there in fewer layers, and a cap
+    /// thins its last ones: counted by depth, the earlier beam's layers left an eighth of
+    /// the time unused (6x6 at 10 s).
+    pub fn left_after(&self, low: u64) -> f64 {
+        let total = self.before.lows.last().map_or(0.0, |l| l.1);
+        let at = self
+            .before
+            .lows
+            .iter()
+            .find(|l| l.0 <= low)
+            .map_or(total, |l| l.1);
+        (total - at).max(total / 10.0).max(1.0)
+    }
+}
+
+/// A beam run's way, for a later run's [`Pace`]: after each layer, the lowest rank in it
+/// and the full layers so far (each layer's positions over the width it had: the first
+/// layers, and the last ones where a cap thins them, are fractions of one).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Way {
+    /// (lowest rank, full layers so far), a layer each.
+    pub lows: Vec<(u64, f64)>,
+}
+
+impl Way {
+    /// The full layers the run expanded.
+    pub fn full(&self) -> f64 {
+        self.lows.last().map_or(0.0, |l| l.1)
+    }
 }
 
 /// Positions of a layer expanded as one piece of work (by one thread).

@@ -437,12 +437,13 @@ fn from_parents(
 
 /// On a pace: the width that ends the beam by its time, from what a position has cost so
 /// far (`per_position`, updated with this layer's `count` positions in `took`) and the
-/// layers still expected; never under a sixteenth of the width asked for (`width0`), nor
-/// over twice it.
+/// full layers still expected (see [`Pace::left_after`]: where the layer's lowest rank
+/// `low` is on the earlier run's way); never under a sixteenth of the width asked for
+/// (`width0`), nor over twice it.
 fn paced_width(
     p: &Pace,
     width0: usize,
-    depth: usize,
+    low: u64,
     count: usize,
     took: std::time::Duration,
     per_position: &mut Option<f64>,
@@ -451,8 +452,7 @@ fn paced_width(
     let avg = per_position.map_or(t, |a| 0.8 * a + 0.2 * t);
     *per_position = Some(avg);
     let left = p.until.saturating_duration_since(std::time::Instant::now());
-    let layers = p.layers.saturating_sub(depth).max(p.layers / 10).max(1);
-    let fits = left.as_secs_f64() / layers as f64 / avg;
+    let fits = left.as_secs_f64() / p.left_after(low) / avg;
     let least = (width0 / 16).max(1);
     (fits as usize).clamp(least, (width0 * 2).min(p.max_width).max(least))
 }
@@ -472,11 +472,33 @@ pub(crate) fn beam_run(
     nodes: &NodeCount,
     pace: Option<Pace>,
 ) -> Result<BeamEnd, SearchError> {
+    let mut way = Way::default();
+    beam_run_measured(
+        setup, start, width, cap, threads, watch, nodes, pace, &mut way,
+    )
+}
+
+/// [`beam_run`], its way (see [`Way`]) written to `way`, for a later run's [`Pace`].
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn beam_run_measured(
+    setup: &BeamSetup,
+    start: &Board,
+    width: usize,
+    cap: Option<usize>,
+    threads: usize,
+    watch: &Watch,
+    nodes: &NodeCount,
+    pace: Option<Pace>,
+    way: &mut Way,
+) -> Result<BeamEnd, SearchError> {
     // (At most 2^29 positions a layer: the way back packs an index in 30 bits.)
     let width0 = width.clamp(1, 1 << 29);
     let mut width = width0;
     // Seconds per position expanded, averaged over the full layers so far (for the pace).
     let mut per_position: Option<f64> = None;
+    way.lows.clear();
+    // Full layers so far.
+    let mut full = 0.0;
     if setup.estimate(start.cells()) == 0 {
         return Ok(BeamEnd::Found(vec![]));
     }
@@ -514,6 +536,7 @@ pub(crate) fn beam_run(
             return Ok(BeamEnd::Exhausted);
         }
         let count = layer.blank.len();
+        full += count as f64 / width as f64;
         let chunks = count.div_ceil(CHUNK);
         while parts.len() < chunks {
             parts.push(std::sync::Mutex::new(Vec::new()));
@@ -575,12 +598,13 @@ pub(crate) fn beam_run(
         let (step, low) = build_next(setup, &layer, &cands, &mut spare, threads_for(cands.len()))?;
         history.push(step);
         std::mem::swap(&mut layer, &mut spare);
+        way.lows.push((low.0, full));
         if let Some(p) = &pace {
             if count * 2 >= width {
                 width = paced_width(
                     p,
                     width0,
-                    depth,
+                    low.0,
                     count,
                     layer_start.elapsed(),
                     &mut per_position,

@@ -59,8 +59,8 @@ pub(crate) const STAGED_LAST_SIDE: usize = 6;
 /// with Ls from the start, 1.989 with Ls from 10x10 down.
 pub(crate) const STAGED_L_SIDE: usize = 10;
 
-/// Per stage of a [`staged`] run, in order: its moves and its seconds.
-pub(crate) type StageLog = Vec<(usize, f64)>;
+/// Per stage of a [`staged`] run, in order: its beam's way (see [`Way`]) and its seconds.
+pub(crate) type StageLog = Vec<(Way, f64)>;
 
 /// A time for a whole [`staged`] run to end by, shared among its stages as an earlier run's
 /// stages shared theirs (see [`Pace`]).
@@ -68,23 +68,23 @@ pub(crate) struct Plan<'p> {
     /// When the run should end.
     pub until: std::time::Instant,
     /// The earlier (narrower) run's stages.
-    pub before: &'p [(usize, f64)],
+    pub before: &'p [(Way, f64)],
     /// The widest any beam may grow to.
     pub max_width: usize,
 }
 
-impl Plan<'_> {
+impl<'p> Plan<'p> {
     /// The pace of stage `k`: its share of the time left as the earlier run's stage `k`
     /// had of the time from there on; none for a stage the earlier run did not reach.
-    pub(super) fn pace(&self, k: usize) -> Option<Pace> {
-        let &(layers, secs) = self.before.get(k)?;
+    pub(super) fn pace(&self, k: usize) -> Option<Pace<'p>> {
+        let (way, secs) = self.before.get(k)?;
         let rest: f64 = self.before[k..].iter().map(|s| s.1).sum();
         let now = std::time::Instant::now();
         let left = self.until.saturating_duration_since(now);
         let share = if rest > 0.0 { secs / rest } else { 1.0 };
         Some(Pace {
             until: now + left.mul_f64(share.clamp(0.0, 1.0)),
-            layers,
+            before: way,
             max_width: self.max_width,
         })
     }
@@ -179,7 +179,11 @@ pub(crate) fn staged(
         let stage = log.len();
         let pace = plan.as_ref().and_then(|p| p.pace(stage));
         let began = std::time::Instant::now();
-        let part = match beam_run(&setup, &board, width, left, threads, watch, nodes, pace)? {
+        let mut way = Way::default();
+        let end = beam_run_measured(
+            &setup, &board, width, left, threads, watch, nodes, pace, &mut way,
+        )?;
+        let part = match end {
             BeamEnd::Found(m) => Ok(m),
             BeamEnd::Exhausted if left.is_some() => return Ok(None),
             BeamEnd::Stopped => {
@@ -210,7 +214,7 @@ pub(crate) fn staged(
             }
         };
         board.apply_all(&part).expect("the beam's moves are legal");
-        log.push((part.len(), began.elapsed().as_secs_f64()));
+        log.push((way, began.elapsed().as_secs_f64()));
         moves.extend(part);
         if over(&moves) {
             return Ok(None);

@@ -380,7 +380,10 @@ fn the_region_estimate_kept_up_is_the_databases_own() {
 #[test]
 fn a_plan_shares_the_time_as_the_earlier_run_did() {
     use std::time::{Duration, Instant};
-    let before = [(100, 1.0), (50, 3.0)];
+    let way = |full: f64| Way {
+        lows: vec![(9, full / 2.0), (3, full)],
+    };
+    let before = [(way(100.0), 1.0), (way(50.0), 3.0)];
     let until = Instant::now() + Duration::from_secs(80);
     let plan = Plan {
         until,
@@ -393,11 +396,41 @@ fn a_plan_shares_the_time_as_the_earlier_run_did() {
         left > Duration::from_secs(19) && left <= Duration::from_secs(20),
         "{left:?}"
     );
-    assert_eq!((first.layers, first.max_width), (100, 1000));
+    assert_eq!((first.before.full(), first.max_width), (100.0, 1000));
     let second = plan.pace(1).unwrap();
     assert!(second.until <= until && second.until + Duration::from_secs(1) > until);
-    assert_eq!(second.layers, 50);
+    assert_eq!(second.before.full(), 50.0);
     assert!(plan.pace(2).is_none());
+}
+
+/// A paced beam expects the work its earlier beam still had from the first layer that
+/// ranked as well as the one it is at (past the earlier beam's best: the least), never
+/// less than a tenth of it.
+#[test]
+fn a_pace_expects_the_work_left_from_the_same_rank() {
+    let before = Way {
+        lows: vec![(50, 0.5), (40, 10.0), (45, 20.0), (30, 60.0), (20, 100.0)],
+    };
+    let pace = Pace {
+        until: std::time::Instant::now(),
+        before: &before,
+        max_width: 100,
+    };
+    assert_eq!(before.full(), 100.0);
+    assert_eq!(pace.left_after(60), 99.5);
+    assert_eq!(pace.left_after(50), 99.5);
+    // Ranked 42: first reached at the second layer (the third ranked worse again).
+    assert_eq!(pace.left_after(42), 90.0);
+    assert_eq!(pace.left_after(40), 90.0);
+    assert_eq!(pace.left_after(35), 40.0);
+    assert_eq!(pace.left_after(20), 10.0);
+    assert_eq!(pace.left_after(0), 10.0);
+    let empty = Way::default();
+    let pace = Pace {
+        before: &empty,
+        ..pace
+    };
+    assert_eq!(pace.left_after(7), 1.0);
 }
 
 /// Widths grow eightfold while that fits the threshold's times in the time left, then
@@ -424,9 +457,12 @@ fn a_beam_behind_its_pace_narrows_and_still_ends() {
         let start = uniform(&goal, &mut rng);
         let setup = BeamSetup::new(&goal, (0..25).map(|t| t != 0).collect(), vec![true; 25], 0);
         let watch = Watch::new(&Limits::default());
+        let before = Way {
+            lows: (1..=100).map(|k| (1000 - k, k as f64)).collect(),
+        };
         let pace = Pace {
             until: std::time::Instant::now(),
-            layers: 100,
+            before: &before,
             max_width: 4096,
         };
         let nodes = NodeCount::default();
