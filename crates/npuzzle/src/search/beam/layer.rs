@@ -87,7 +87,7 @@ impl Pace<'_> {
     /// thins its last ones: counted by depth, the earlier beam's layers left an eighth of
     /// the time unused (6x6 at 10 s).
     pub fn left_after(&self, low: u64) -> f64 {
-        let total = self.before.lows.last().map_or(0.0, |l| l.1);
+        let total = self.before.full();
         let at = self
             .before
             .lows
