@@ -241,46 +241,76 @@ fn first_layer(setup: &BeamSetup, start: &Board) -> (Layer, u64) {
     (layer, rank)
 }
 
-/// The `width` best of every chunk's candidates (`chunks`), in the order they came (their
-/// parents'), into `cands`: every key below the cut, and as many equal to it as there is
-/// room for; repeats go as the kept positions are recorded in `seen`, within the layer
-/// and of earlier layers while their slots survive. `keys`: scratch room.
-fn keep_best(
-    chunks: &[std::sync::MutexGuard<'_, Vec<Cand>>],
+/// The `width` best of the first `chunks` chunks' candidates (`parts`, `total` in all),
+/// in the order they came (their parents'), into `cands`: every key below the cut, and as
+/// many equal to it as there is room for; repeats go as the kept positions are recorded
+/// in `seen`, within the layer and of earlier layers while their slots survive. The keys
+/// are gathered and the candidates past the cut dropped on `threads` threads, chunk by
+/// chunk; the rest (the table's order decides which of two repeats stays) on one. (The
+/// table's slots shared among the threads in ranges, each thread going through every
+/// candidate and recording those of its slots, took longer: 6x6 at 10 s, 1.55 s a board
+/// against 1.43 s.) `keys`: scratch room.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn keep_best(
+    parts: &[std::sync::Mutex<Vec<Cand>>],
+    chunks: usize,
     total: usize,
     width: usize,
+    threads: usize,
     keys: &mut Vec<u64>,
     seen: &mut [u64],
     mask: usize,
     cands: &mut Vec<Cand>,
-) {
+) -> Result<(), SearchError> {
+    let lock = |ci: usize| parts[ci].lock().unwrap_or_else(|e| e.into_inner());
     // The cut is chosen among the keys alone (not the whole candidates).
-    let (cut, mut room) = if total > width {
-        keys.clear();
-        for p in chunks {
-            keys.extend(p.iter().map(|c| c.key));
+    if total > width {
+        fit(keys, total)?;
+        {
+            // Each chunk's keys into its own stretch of `keys`, in the chunks' order.
+            let mut rest: &mut [u64] = keys;
+            let mut spans = Vec::with_capacity(chunks);
+            for ci in 0..chunks {
+                let (span, after) = rest.split_at_mut(lock(ci).len());
+                spans.push(std::sync::Mutex::new(span));
+                rest = after;
+            }
+            for_each_index(chunks, threads, |ci| {
+                let mut span = spans[ci].lock().unwrap_or_else(|e| e.into_inner());
+                for (k, c) in span.iter_mut().zip(lock(ci).iter()) {
+                    *k = c.key;
+                }
+            });
         }
-        let (_, &mut cut, _) = keys.select_nth_unstable(width - 1);
-        let below = keys.iter().filter(|&&k| k < cut).count();
-        (cut, width - below)
-    } else {
-        (u64::MAX, usize::MAX)
-    };
+        let (before, &mut cut, _) = keys.select_nth_unstable(width - 1);
+        let below = before.iter().filter(|&&k| k < cut).count();
+        // Past the cut: dropped, chunk by chunk (what is left is in the same order).
+        for_each_index(chunks, threads, |ci| lock(ci).retain(|c| c.key <= cut));
+        // Equal to the cut past the room: dropped in order (rare: equal keys are
+        // repeats, or share a rank and 24 bits of hash).
+        let at_cut = (0..chunks).map(|ci| lock(ci).len()).sum::<usize>() - below;
+        let mut room = width - below;
+        if at_cut > room {
+            for ci in 0..chunks {
+                lock(ci).retain(|c| {
+                    if c.key != cut {
+                        return true;
+                    }
+                    let keep = room > 0;
+                    room = room.saturating_sub(1);
+                    keep
+                });
+            }
+        }
+    }
     cands.clear();
-    for p in chunks {
+    for ci in 0..chunks {
+        let p = lock(ci);
         for (k, c) in p.iter().enumerate() {
             // (The slots of candidates a few on asked for ahead: the table is bigger than
             // the caches, and this runs on one thread.)
             if let Some(a) = p.get(k + AHEAD) {
-                if a.key <= cut {
-                    prefetch(seen, a.hash as usize & mask);
-                }
-            }
-            if c.key > cut || (c.key == cut && room == 0) {
-                continue;
-            }
-            if c.key == cut {
-                room -= 1;
+                prefetch(seen, a.hash as usize & mask);
             }
             let s = &mut seen[c.hash as usize & mask];
             if *s != c.hash {
@@ -289,6 +319,7 @@ fn keep_best(
             }
         }
     }
+    Ok(())
 }
 
 /// Builds the next layer from the kept candidates `cands` of `layer` into `next` (its
@@ -572,28 +603,31 @@ pub(crate) fn beam_run_measured(
             return Ok(BeamEnd::Found(moves));
         }
         // Every chunk's candidates, in the order they came (their parents').
-        let chunk_cands: Vec<_> = parts[..chunks]
+        let total: usize = parts[..chunks]
             .iter()
-            .map(|p| p.lock().unwrap_or_else(|e| e.into_inner()))
-            .collect();
-        let total: usize = chunk_cands.iter().map(|p| p.len()).sum();
+            .map(|p| p.lock().unwrap_or_else(|e| e.into_inner()).len())
+            .sum();
         if total == 0 {
             return Ok(BeamEnd::Exhausted);
         }
         if let Some(s) = setup.sampler {
-            let all: Vec<Cand> = chunk_cands.iter().flat_map(|p| p.iter().copied()).collect();
+            let all: Vec<Cand> = parts[..chunks]
+                .iter()
+                .flat_map(|p| p.lock().unwrap_or_else(|e| e.into_inner()).clone())
+                .collect();
             take_samples(s, &all, &layer, setup, depth);
         }
         keep_best(
-            &chunk_cands,
+            &parts,
+            chunks,
             total,
             width,
+            threads_for(total),
             &mut keys,
             &mut seen,
             mask,
             &mut cands,
-        );
-        drop(chunk_cands);
+        )?;
         // The next layer goes where the one before this was (its memory reused).
         let (step, low) = build_next(setup, &layer, &cands, &mut spare, threads_for(cands.len()))?;
         history.push(step);

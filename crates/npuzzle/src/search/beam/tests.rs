@@ -515,3 +515,76 @@ fn a_bound_proven_before_is_kept() {
     b.apply_all(&a.solution.moves).unwrap();
     assert_eq!(b, goal);
 }
+
+/// A layer's best candidates are the same on one thread and on several, and the same as
+/// one plain pass over them in order keeps: every key below the cut, as many equal to it
+/// as there is room for (the first ones), and no hash its table slot already holds (the
+/// slot then taken). Small keys and hashes, so that ties, repeats and slots shared by
+/// two hashes are common.
+#[test]
+fn the_best_candidates_are_those_of_one_pass_in_order() {
+    let cand = |key: u64, hash: u64, parent: u32| Cand {
+        key,
+        parent,
+        dir: 0,
+        h: 0,
+        all: 0,
+        hash,
+        vals: [0; 2 * MAX_REGION_SETS],
+        kept: 0.0,
+    };
+    let mask = 255;
+    let mut rng = Rng::new(11);
+    for round in 0..40 {
+        let chunks = 1 + round % 7;
+        let lists: Vec<Vec<Cand>> = (0..chunks)
+            .map(|ci| {
+                let len = rng.below(if round % 2 == 0 { 3000 } else { 40 }) as usize;
+                (0..len)
+                    .map(|k| cand(rng.below(60), rng.below(900), (ci * 10_000 + k) as u32))
+                    .collect()
+            })
+            .collect();
+        let total: usize = lists.iter().map(|l| l.len()).sum();
+        let width = 1 + rng.below(total as u64 + 20) as usize;
+        let table: Vec<u64> = (0..=mask).map(|_| rng.below(900)).collect();
+        // One plain pass, in order.
+        let mut sorted: Vec<u64> = lists.iter().flatten().map(|c| c.key).collect();
+        sorted.sort_unstable();
+        let (cut, mut room) = if total > width {
+            let cut = sorted[width - 1];
+            (cut, width - sorted.iter().filter(|&&k| k < cut).count())
+        } else {
+            (u64::MAX, usize::MAX)
+        };
+        let mut want_seen = table.clone();
+        let mut want = Vec::new();
+        for c in lists.iter().flatten() {
+            if c.key > cut || (c.key == cut && room == 0) {
+                continue;
+            }
+            if c.key == cut {
+                room -= 1;
+            }
+            let s = &mut want_seen[c.hash as usize & mask];
+            if *s != c.hash {
+                *s = c.hash;
+                want.push(c.parent);
+            }
+        }
+        for threads in [1, 2, 3] {
+            let parts: Vec<_> = lists
+                .iter()
+                .map(|l| std::sync::Mutex::new(l.clone()))
+                .collect();
+            let (mut keys, mut seen, mut cands) = (Vec::new(), table.clone(), Vec::new());
+            keep_best(
+                &parts, chunks, total, width, threads, &mut keys, &mut seen, mask, &mut cands,
+            )
+            .unwrap();
+            let got: Vec<u32> = cands.iter().map(|c| c.parent).collect();
+            assert_eq!(got, want, "round {round}, {threads} threads");
+            assert_eq!(seen, want_seen, "round {round}, {threads} threads");
+        }
+    }
+}
