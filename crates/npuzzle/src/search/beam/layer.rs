@@ -44,18 +44,6 @@ pub(super) struct Layer {
     pub(super) kept: Vec<f32>,
 }
 
-impl Layer {
-    /// Empty but for the parts built from the parents (`cells`, `blank`, `vals`,
-    /// `words`, sized by [`fit`] and overwritten whole), its memory kept.
-    pub(super) fn clear(&mut self) {
-        self.h.clear();
-        self.hash.clear();
-        self.all.clear();
-        self.last.clear();
-        self.kept.clear();
-    }
-}
-
 /// `v` made `len` long, its old contents left where they are (to be overwritten: zeroing
 /// a layer's worth every layer showed in the profile).
 pub(super) fn fit<T: Copy + Default>(v: &mut Vec<T>, len: usize) -> Result<(), SearchError> {

@@ -323,10 +323,10 @@ pub(super) fn keep_best(
 }
 
 /// Builds the next layer from the kept candidates `cands` of `layer` into `next` (its
-/// memory reused), on up to `threads` threads: what comes from the candidates alone, then
-/// what comes from their parents (anywhere in the layer: most of the copying), split among
-/// the threads in runs of candidates. The way back (parent << 2 | direction a candidate)
-/// and the best (rank, index) among them.
+/// memory reused), on up to `threads` threads, each taking a run of candidates: what
+/// comes from the candidates alone, then what comes from their parents (anywhere in the
+/// layer: most of the copying). The way back (parent << 2 | direction a candidate) and
+/// the best (rank, index) among them (the first of the best ranked).
 fn build_next(
     setup: &BeamSetup,
     layer: &Layer,
@@ -337,59 +337,131 @@ fn build_next(
     let n = setup.n;
     let m = cands.len();
     let region = setup.region.as_ref();
-    let ranking = setup.ranking.as_ref();
+    let ranking = setup.ranking.is_some();
     let g2 = layer.vals.len() / layer.blank.len().max(1);
     let vals_len = if region.is_some() { g2 } else { 0 };
-    next.clear();
     fit(&mut next.cells, m * n)?;
     fit(&mut next.words, m * vals_len)?;
     fit(&mut next.vals, m * vals_len)?;
     fit(&mut next.blank, m)?;
-    let mut step = Vec::with_capacity(m);
-    let mut low = (u64::MAX, 0);
-    for (k, c) in cands.iter().enumerate() {
-        next.h.push(c.h);
-        next.hash.push(c.hash);
-        next.all.push(c.all);
-        next.last.push(c.dir);
-        if ranking.is_some() {
-            next.kept.push(c.kept);
-        }
-        step.push(c.parent << 2 | c.dir as u32);
-        if c.key >> 24 < low.0 {
-            low = (c.key >> 24, k);
-        }
+    fit(&mut next.h, m)?;
+    fit(&mut next.hash, m)?;
+    fit(&mut next.all, m)?;
+    fit(&mut next.last, m)?;
+    fit(&mut next.kept, if ranking { m } else { 0 })?;
+    let mut step: Vec<u32> = try_vec(m, "beam", || 0)?;
+    /// One run's share of the next layer.
+    struct Run<'a> {
+        cands: &'a [Cand],
+        /// Its first candidate's index.
+        at: usize,
+        cells: &'a mut [u8],
+        words: &'a mut [u64],
+        vals: &'a mut [u8],
+        blank: &'a mut [u16],
+        h: &'a mut [u32],
+        hash: &'a mut [u64],
+        all: &'a mut [u32],
+        last: &'a mut [u8],
+        kept: &'a mut [f32],
+        step: &'a mut [u32],
     }
-    let build = |cands: &[Cand],
-                 cells: &mut [u8],
-                 words: &mut [u64],
-                 vals: &mut [u8],
-                 blank: &mut [u16]| {
-        from_parents(setup, layer, cands, cells, words, vals, blank, g2);
-    };
-    let per = m.div_ceil(threads).max(1);
-    std::thread::scope(|sc| {
-        let (mut cells, mut words, mut vals, mut blank) = (
-            &mut next.cells[..],
-            &mut next.words[..],
-            &mut next.vals[..],
-            &mut next.blank[..],
-        );
-        let mut runs = cands.chunks(per).peekable();
-        while let Some(run) = runs.next() {
-            let k = run.len();
-            let (c0, c1) = std::mem::take(&mut cells).split_at_mut(k * n);
-            let (a0, a1) = std::mem::take(&mut words).split_at_mut(k * vals_len);
-            let (v0, v1) = std::mem::take(&mut vals).split_at_mut(k * vals_len);
-            let (b0, b1) = std::mem::take(&mut blank).split_at_mut(k);
-            (cells, words, vals, blank) = (c1, a1, v1, b1);
-            if runs.peek().is_some() {
-                sc.spawn(move || build(run, c0, a0, v0, b0));
-            } else {
-                build(run, c0, a0, v0, b0);
+    let build = |r: Run| -> (u64, usize) {
+        let mut low = (u64::MAX, 0);
+        for (k, c) in r.cands.iter().enumerate() {
+            r.h[k] = c.h;
+            r.hash[k] = c.hash;
+            r.all[k] = c.all;
+            r.last[k] = c.dir;
+            if ranking {
+                r.kept[k] = c.kept;
+            }
+            r.step[k] = c.parent << 2 | c.dir as u32;
+            if c.key >> 24 < low.0 {
+                low = (c.key >> 24, r.at + k);
             }
         }
+        from_parents(setup, layer, r.cands, r.cells, r.words, r.vals, r.blank, g2);
+        low
+    };
+    let per = m.div_ceil(threads).max(1);
+    let kept_per = if ranking { per } else { 0 };
+    let lows = std::thread::scope(|sc| {
+        let mut rest = Run {
+            cands,
+            at: 0,
+            cells: &mut next.cells[..],
+            words: &mut next.words[..],
+            vals: &mut next.vals[..],
+            blank: &mut next.blank[..],
+            h: &mut next.h[..],
+            hash: &mut next.hash[..],
+            all: &mut next.all[..],
+            last: &mut next.last[..],
+            kept: &mut next.kept[..],
+            step: &mut step[..],
+        };
+        let mut handles = Vec::new();
+        let mut lows = Vec::new();
+        while !rest.cands.is_empty() {
+            let k = per.min(rest.cands.len());
+            let kk = kept_per.min(rest.kept.len());
+            let (c0, c1) = rest.cands.split_at(k);
+            let (cells0, cells1) = rest.cells.split_at_mut(k * n);
+            let (w0, w1) = rest.words.split_at_mut(k * vals_len);
+            let (v0, v1) = rest.vals.split_at_mut(k * vals_len);
+            let (b0, b1) = rest.blank.split_at_mut(k);
+            let (h0, h1) = rest.h.split_at_mut(k);
+            let (x0, x1) = rest.hash.split_at_mut(k);
+            let (a0, a1) = rest.all.split_at_mut(k);
+            let (l0, l1) = rest.last.split_at_mut(k);
+            let (k0, k1) = rest.kept.split_at_mut(kk);
+            let (s0, s1) = rest.step.split_at_mut(k);
+            let run = Run {
+                cands: c0,
+                at: rest.at,
+                cells: cells0,
+                words: w0,
+                vals: v0,
+                blank: b0,
+                h: h0,
+                hash: x0,
+                all: a0,
+                last: l0,
+                kept: k0,
+                step: s0,
+            };
+            rest = Run {
+                cands: c1,
+                at: rest.at + k,
+                cells: cells1,
+                words: w1,
+                vals: v1,
+                blank: b1,
+                h: h1,
+                hash: x1,
+                all: a1,
+                last: l1,
+                kept: k1,
+                step: s1,
+            };
+            if rest.cands.is_empty() {
+                lows.push(build(run));
+            } else {
+                handles.push(sc.spawn(move || build(run)));
+            }
+        }
+        // (Runs in order: of equal ranks the first index stays.)
+        let mut all: Vec<(u64, usize)> = handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect();
+        all.extend(lows);
+        all
     });
+    let low = lows
+        .into_iter()
+        .fold((u64::MAX, 0), |b, l| if l.0 < b.0 { l } else { b });
     Ok((step, low))
 }
 

@@ -588,3 +588,33 @@ fn the_best_candidates_are_those_of_one_pass_in_order() {
         }
     }
 }
+
+/// A beam wide enough to be shared among threads (its layers past 8,192 positions) gives
+/// the same answer on one, two and three threads.
+#[test]
+fn a_wide_beam_answers_the_same_on_any_number_of_threads() {
+    let goal = Board::solved("5x5".parse().unwrap());
+    let mut rng = Rng::new(23);
+    for _ in 0..2 {
+        let start = uniform(&goal, &mut rng);
+        let setup = BeamSetup::new(&goal, (0..25).map(|t| t != 0).collect(), vec![true; 25], 0);
+        let watch = Watch::new(&Limits::default());
+        let nodes = NodeCount::default();
+        let answers: Vec<_> = [1, 2, 3]
+            .into_iter()
+            .map(|threads| {
+                let BeamEnd::Found(m) =
+                    beam_run(&setup, &start, 10_000, None, threads, &watch, &nodes, None).unwrap()
+                else {
+                    panic!("no answer on {threads} threads");
+                };
+                m
+            })
+            .collect();
+        let mut b = start.clone();
+        b.apply_all(&answers[0]).unwrap();
+        assert_eq!(b, goal);
+        assert_eq!(answers[0], answers[1]);
+        assert_eq!(answers[0], answers[2]);
+    }
+}
