@@ -64,24 +64,32 @@ pub(crate) struct Pace<'w> {
     pub until: std::time::Instant,
     /// The way of an earlier, narrower beam of the same stage.
     pub before: &'w Way,
+    /// Whether the beam starts where the earlier one did (a run's first stage), so that
+    /// their ranks compare.
+    pub same_start: bool,
     /// The widest it may grow to (memory).
     pub max_width: usize,
 }
 
 impl Pace<'_> {
-    /// The full layers still expected after a layer whose lowest rank is `low`: what the
-    /// earlier beam still took from its first layer that ranked as low (at least a tenth
-    /// of its full layers, and one). A wider beam gets there in fewer layers, and a cap
-    /// thins its last ones: counted by depth, the earlier beam's layers left an eighth of
-    /// the time unused (6x6 at 10 s).
-    pub fn left_after(&self, low: u64) -> f64 {
+    /// The full layers still expected after a layer whose lowest rank is `low`, `done`
+    /// full layers into the beam: what the earlier beam still took from its first layer
+    /// that ranked as low where the two started alike, else from as many full layers in
+    /// (at least a tenth of its full layers, and one). A wider beam gets there in fewer
+    /// layers, and a cap thins its last ones: counted by depth, the earlier beam's layers
+    /// left a seventh of the time unused (6x6 at 10 s). (A later stage starts from a
+    /// board the earlier run never saw: its ranks do not compare.)
+    pub fn left_after(&self, low: u64, done: f64) -> f64 {
         let total = self.before.full();
-        let at = self
-            .before
-            .lows
-            .iter()
-            .find(|l| l.0 <= low)
-            .map_or(total, |l| l.1);
+        let at = if self.same_start {
+            self.before
+                .lows
+                .iter()
+                .find(|l| l.0 <= low)
+                .map_or(total, |l| l.1)
+        } else {
+            done
+        };
         (total - at).max(total / 10.0).max(1.0)
     }
 }

@@ -541,12 +541,14 @@ fn from_parents(
 /// On a pace: the width that ends the beam by its time, from what a position has cost so
 /// far (`per_position`, updated with this layer's `count` positions in `took`) and the
 /// full layers still expected (see [`Pace::left_after`]: where the layer's lowest rank
-/// `low` is on the earlier run's way); never under a sixteenth of the width asked for
-/// (`width0`), nor over twice it.
+/// `low`, `done` full layers in, is on the earlier run's way); never under a sixteenth of
+/// the width asked for (`width0`), nor over twice it.
+#[allow(clippy::too_many_arguments)]
 fn paced_width(
     p: &Pace,
     width0: usize,
     low: u64,
+    done: f64,
     count: usize,
     took: std::time::Duration,
     per_position: &mut Option<f64>,
@@ -555,7 +557,7 @@ fn paced_width(
     let avg = per_position.map_or(t, |a| 0.8 * a + 0.2 * t);
     *per_position = Some(avg);
     let left = p.until.saturating_duration_since(std::time::Instant::now());
-    let fits = left.as_secs_f64() / p.left_after(low) / avg;
+    let fits = left.as_secs_f64() / p.left_after(low, done) / avg;
     let least = (width0 / 16).max(1);
     (fits as usize).clamp(least, (width0 * 2).min(p.max_width).max(least))
 }
@@ -711,6 +713,7 @@ pub(crate) fn beam_run_measured(
                     p,
                     width0,
                     low.0,
+                    full,
                     count,
                     layer_start.elapsed(),
                     &mut per_position,

@@ -85,6 +85,7 @@ impl<'p> Plan<'p> {
         Some(Pace {
             until: now + left.mul_f64(share.clamp(0.0, 1.0)),
             before: way,
+            same_start: k == 0,
             max_width: self.max_width,
         })
     }

@@ -404,8 +404,9 @@ fn a_plan_shares_the_time_as_the_earlier_run_did() {
 }
 
 /// A paced beam expects the work its earlier beam still had from the first layer that
-/// ranked as well as the one it is at (past the earlier beam's best: the least), never
-/// less than a tenth of it.
+/// ranked as well as the one it is at (past the earlier beam's best: the least) where
+/// both started from the same board, else from as many full layers in; never less than
+/// a tenth of it.
 #[test]
 fn a_pace_expects_the_work_left_from_the_same_rank() {
     let before = Way {
@@ -414,23 +415,32 @@ fn a_pace_expects_the_work_left_from_the_same_rank() {
     let pace = Pace {
         until: std::time::Instant::now(),
         before: &before,
+        same_start: true,
         max_width: 100,
     };
     assert_eq!(before.full(), 100.0);
-    assert_eq!(pace.left_after(60), 99.5);
-    assert_eq!(pace.left_after(50), 99.5);
+    assert_eq!(pace.left_after(60, 0.0), 99.5);
+    assert_eq!(pace.left_after(50, 0.0), 99.5);
     // Ranked 42: first reached at the second layer (the third ranked worse again).
-    assert_eq!(pace.left_after(42), 90.0);
-    assert_eq!(pace.left_after(40), 90.0);
-    assert_eq!(pace.left_after(35), 40.0);
-    assert_eq!(pace.left_after(20), 10.0);
-    assert_eq!(pace.left_after(0), 10.0);
+    assert_eq!(pace.left_after(42, 0.0), 90.0);
+    assert_eq!(pace.left_after(40, 0.0), 90.0);
+    assert_eq!(pace.left_after(35, 0.0), 40.0);
+    assert_eq!(pace.left_after(20, 0.0), 10.0);
+    assert_eq!(pace.left_after(0, 0.0), 10.0);
+    // A later stage, from another board: by the full layers done.
+    let later = Pace {
+        same_start: false,
+        ..pace
+    };
+    assert_eq!(later.left_after(60, 30.0), 70.0);
+    assert_eq!(later.left_after(20, 30.0), 70.0);
+    assert_eq!(later.left_after(20, 95.0), 10.0);
     let empty = Way::default();
     let pace = Pace {
         before: &empty,
         ..pace
     };
-    assert_eq!(pace.left_after(7), 1.0);
+    assert_eq!(pace.left_after(7, 0.0), 1.0);
 }
 
 /// Widths grow eightfold while that fits the threshold's times in the time left, then
@@ -463,6 +473,7 @@ fn a_beam_behind_its_pace_narrows_and_still_ends() {
         let pace = Pace {
             until: std::time::Instant::now(),
             before: &before,
+            same_start: true,
             max_width: 4096,
         };
         let nodes = NodeCount::default();
