@@ -366,6 +366,52 @@ fn build_next(
         kept: &'a mut [f32],
         step: &'a mut [u32],
     }
+    impl<'a> Run<'a> {
+        /// Its first `k` candidates' share (`n` cells, `vals` words and entries, and
+        /// with `kept` its learned part, a candidate), and the rest's.
+        fn split(self, k: usize, n: usize, vals: usize, kept: bool) -> (Run<'a>, Run<'a>) {
+            let (c0, c1) = self.cands.split_at(k);
+            let (cells0, cells1) = self.cells.split_at_mut(k * n);
+            let (w0, w1) = self.words.split_at_mut(k * vals);
+            let (v0, v1) = self.vals.split_at_mut(k * vals);
+            let (b0, b1) = self.blank.split_at_mut(k);
+            let (h0, h1) = self.h.split_at_mut(k);
+            let (x0, x1) = self.hash.split_at_mut(k);
+            let (a0, a1) = self.all.split_at_mut(k);
+            let (l0, l1) = self.last.split_at_mut(k);
+            let (k0, k1) = self.kept.split_at_mut(if kept { k } else { 0 });
+            let (s0, s1) = self.step.split_at_mut(k);
+            let first = Run {
+                cands: c0,
+                at: self.at,
+                cells: cells0,
+                words: w0,
+                vals: v0,
+                blank: b0,
+                h: h0,
+                hash: x0,
+                all: a0,
+                last: l0,
+                kept: k0,
+                step: s0,
+            };
+            let rest = Run {
+                cands: c1,
+                at: self.at + k,
+                cells: cells1,
+                words: w1,
+                vals: v1,
+                blank: b1,
+                h: h1,
+                hash: x1,
+                all: a1,
+                last: l1,
+                kept: k1,
+                step: s1,
+            };
+            (first, rest)
+        }
+    }
     let build = |r: Run| -> (u64, usize) {
         let mut low = (u64::MAX, 0);
         for (k, c) in r.cands.iter().enumerate() {
@@ -385,7 +431,6 @@ fn build_next(
         low
     };
     let per = m.div_ceil(threads).max(1);
-    let kept_per = if ranking { per } else { 0 };
     let lows = std::thread::scope(|sc| {
         let mut rest = Run {
             cands,
@@ -401,52 +446,13 @@ fn build_next(
             kept: &mut next.kept[..],
             step: &mut step[..],
         };
-        let mut handles = Vec::new();
-        let mut lows = Vec::new();
+        let (mut handles, mut last) = (Vec::new(), None);
         while !rest.cands.is_empty() {
             let k = per.min(rest.cands.len());
-            let kk = kept_per.min(rest.kept.len());
-            let (c0, c1) = rest.cands.split_at(k);
-            let (cells0, cells1) = rest.cells.split_at_mut(k * n);
-            let (w0, w1) = rest.words.split_at_mut(k * vals_len);
-            let (v0, v1) = rest.vals.split_at_mut(k * vals_len);
-            let (b0, b1) = rest.blank.split_at_mut(k);
-            let (h0, h1) = rest.h.split_at_mut(k);
-            let (x0, x1) = rest.hash.split_at_mut(k);
-            let (a0, a1) = rest.all.split_at_mut(k);
-            let (l0, l1) = rest.last.split_at_mut(k);
-            let (k0, k1) = rest.kept.split_at_mut(kk);
-            let (s0, s1) = rest.step.split_at_mut(k);
-            let run = Run {
-                cands: c0,
-                at: rest.at,
-                cells: cells0,
-                words: w0,
-                vals: v0,
-                blank: b0,
-                h: h0,
-                hash: x0,
-                all: a0,
-                last: l0,
-                kept: k0,
-                step: s0,
-            };
-            rest = Run {
-                cands: c1,
-                at: rest.at + k,
-                cells: cells1,
-                words: w1,
-                vals: v1,
-                blank: b1,
-                h: h1,
-                hash: x1,
-                all: a1,
-                last: l1,
-                kept: k1,
-                step: s1,
-            };
+            let run;
+            (run, rest) = rest.split(k, n, vals_len, ranking);
             if rest.cands.is_empty() {
-                lows.push(build(run));
+                last = Some(build(run));
             } else {
                 handles.push(sc.spawn(move || build(run)));
             }
@@ -456,7 +462,7 @@ fn build_next(
             .into_iter()
             .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
             .collect();
-        all.extend(lows);
+        all.extend(last);
         all
     });
     let low = lows
