@@ -7,7 +7,7 @@
 //! A beam can aim at part of the board: only some tiles tracked (the estimate counts
 //! them alone, and positions that differ only in the others are one position), the blank
 //! kept to some cells. [`beam`] and [`anytime`] solve a big board that way, a line at a time
-//! (the top row and left column together, as an L, once what is left is at most
+//! (the top two rows and left two columns together, as an L, once what is left is at most
 //! [`STAGED_L_SIDE`] on a side), the way [`fast`](super::fast) does tile by tile, and
 //! finish with a beam over the whole last region.
 

@@ -59,6 +59,21 @@ pub(crate) const STAGED_LAST_SIDE: usize = 6;
 /// with Ls from the start, 1.989 with Ls from 10x10 down.
 pub(crate) const STAGED_L_SIDE: usize = 10;
 
+/// How many rows (or columns) a stage takes at once outside the Ls: two, while what is left
+/// after them is still at least the last region's side. Measured with `npuzzle bench --set
+/// random --algo anytime --time-limit 30` on 10 16x16 boards (seed 7), length over
+/// Manhattan, with Ls two lines thick: 1.799 with two, 1.840 with three, 1.887 with one.
+pub(crate) const STAGED_LINES: usize = 2;
+
+/// How many lines thick an L is (see [`STAGED_L_SIDE`]): the top two rows and the left two
+/// columns of what is left in one beam, where what is left after them is still at least
+/// the last region on both sides (else one line). Measured with `npuzzle bench --set
+/// random --algo anytime --time-limit 10` on 30 10x10 boards, length over Manhattan, Ls
+/// two lines thick against one: 1.647 against 1.668 (seed 7), 1.622 against 1.665
+/// (seed 17); three lines 1.786 and four 2.004 (seed 7: their beams stall). An L that
+/// stalls goes on from where it stalled a line at a time (narrow beams on 16x16 did).
+pub(crate) const STAGED_L_LINES: usize = 2;
+
 /// Per stage of a [`staged`] run, in order: its beam's way (see [`Way`]) and its seconds.
 pub(crate) type StageLog = Vec<(Way, f64)>;
 
@@ -102,10 +117,11 @@ pub(super) fn ranks_whole(dbs: &[&PdbHeuristic], width: usize, height: usize) ->
 
 /// A solution by beams of `width`: on a board wider or taller than
 /// [`STAGED_LAST_SIDE`], line by line (the top row or the left column of what is left,
-/// whichever side is longer; both at once, as an L, once what is left is at most
-/// [`STAGED_L_SIDE`] on a side) by a beam that tracks those tiles, the solved lines
-/// kept still; then one beam over the last region. A beam that stalls is finished by
-/// IDA* or the fast solver. `None` if `cap` (a known answer's length) was reached first;
+/// whichever side is longer; the top [`STAGED_L_LINES`] rows and left columns at once, as
+/// an L, once what is left is at most [`STAGED_L_SIDE`] on a side) by a beam that tracks
+/// those tiles, the solved lines kept still; then one beam over the last region. A beam
+/// that stalls is finished by IDA* or the fast solver, but on an L more than a line thick
+/// the rest of that L goes on a line at a time. `None` if `cap` (a known answer's length) was reached first;
 /// a time-limit error if the clock ran out.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn staged(
@@ -131,6 +147,10 @@ pub(crate) fn staged(
     let mut moves: Vec<Direction> = Vec::new();
     let mut free = vec![true; n];
     let (mut r0, mut c0) = (0, 0);
+    // A stage of several lines that stalled, gone on a line at a time: where it ends (the
+    // first row and column past it), its seconds so far and its beam's way, logged as one
+    // stage.
+    let mut merge: Option<((usize, usize), f64, Way)> = None;
     let over = |m: &Vec<Direction>| cap.is_some_and(|c| m.len() + back.len() >= c);
     loop {
         // What is left is the last region when it is at most STAGED_LAST_SIDE on a side,
@@ -139,23 +159,47 @@ pub(crate) fn staged(
         let last = whole || (h - r0 <= STAGED_LAST_SIDE && w - c0 <= STAGED_LAST_SIDE);
         let mut tracked = vec![false; n];
         // A region no more than STAGED_L_SIDE on a side, and more than the last region on
-        // both: its top row and left column in one beam (an L), which can interleave the
-        // two lines' tiles.
+        // both: its top rows and left columns in one beam (an L), which can interleave the
+        // lines' tiles.
         let ell = !last
             && h - r0 > STAGED_LAST_SIDE
             && w - c0 > STAGED_LAST_SIDE
             && (h - r0).max(w - c0) <= STAGED_L_SIDE;
+        // Rows (else columns) where the region is not an L: the longer side's, or those
+        // of the stage of several lines gone on a line at a time.
+        let rows = match merge {
+            Some(((end_r, _), ..)) if !ell => end_r > r0,
+            _ => h - r0 >= w - c0,
+        };
+        // How many lines the stage takes (rows, columns, or of each in an L): as many as
+        // the constants say while that leaves at least the last region's side, one once
+        // a thicker stage stalled here.
+        let k = if last {
+            0
+        } else if merge.is_some() {
+            1
+        } else if ell {
+            STAGED_L_LINES
+                .min(h - r0 - STAGED_LAST_SIDE)
+                .min(w - c0 - STAGED_LAST_SIDE)
+        } else if rows {
+            STAGED_LINES.min(h - r0 - STAGED_LAST_SIDE)
+        } else {
+            STAGED_LINES.min(w - c0 - STAGED_LAST_SIDE)
+        }
+        .max(1);
         let line: Vec<usize> = if last {
             (r0 * w..n).filter(|&c| c % w >= c0).collect()
         } else if ell {
-            (c0..w)
-                .map(|c| r0 * w + c)
-                .chain((r0 + 1..h).map(|r| r * w + c0))
+            (r0 * w..n)
+                .filter(|&c| c % w >= c0 && (c / w < r0 + k || c % w < c0 + k))
                 .collect()
-        } else if h - r0 >= w - c0 {
-            (c0..w).map(|c| r0 * w + c).collect()
+        } else if rows {
+            (r0 * w..(r0 + k) * w).filter(|&c| c % w >= c0).collect()
         } else {
-            (r0..h).map(|r| r * w + c0).collect()
+            (r0 * w..n)
+                .filter(|&c| c % w >= c0 && c % w < c0 + k)
+                .collect()
         };
         for &c in &line {
             tracked[g.cells()[c] as usize] = true;
@@ -203,6 +247,24 @@ pub(crate) fn staged(
             Err(mut m) => {
                 let mut mid = board.clone();
                 mid.apply_all(&m).expect("the beam's moves are legal");
+                if !last && k > 1 {
+                    // A stage of several lines that stalls: on from where it stalled, a
+                    // line at a time.
+                    board = mid;
+                    let end = if ell {
+                        (r0 + k, c0 + k)
+                    } else if rows {
+                        (r0 + k, c0)
+                    } else {
+                        (r0, c0 + k)
+                    };
+                    merge = Some((end, began.elapsed().as_secs_f64(), way));
+                    moves.extend(m);
+                    if over(&moves) {
+                        return Ok(None);
+                    }
+                    continue;
+                }
                 if !last {
                     // A line's beam stalls only on a freak board: the fast solver takes
                     // the board from there.
@@ -215,7 +277,22 @@ pub(crate) fn staged(
             }
         };
         board.apply_all(&part).expect("the beam's moves are legal");
-        log.push((way, began.elapsed().as_secs_f64()));
+        let secs = began.elapsed().as_secs_f64();
+        // (Where the stage ends: the next one starts there.)
+        let next = if ell {
+            (r0 + k, c0 + k)
+        } else if rows {
+            (r0 + k, c0)
+        } else {
+            (r0, c0 + k)
+        };
+        match merge.take() {
+            Some((end, s0, w0)) if next.0 < end.0 || next.1 < end.1 => {
+                merge = Some((end, s0 + secs, w0))
+            }
+            Some((_, s0, w0)) => log.push((w0, s0 + secs)),
+            None => log.push((way, secs)),
+        }
         moves.extend(part);
         if over(&moves) {
             return Ok(None);
@@ -223,14 +300,7 @@ pub(crate) fn staged(
         if last {
             break;
         }
-        if ell {
-            r0 += 1;
-            c0 += 1;
-        } else if h - r0 >= w - c0 {
-            r0 += 1;
-        } else {
-            c0 += 1;
-        }
+        (r0, c0) = next;
         for &c in &line {
             free[c] = false;
         }

@@ -629,3 +629,54 @@ fn a_wide_beam_answers_the_same_on_any_number_of_threads() {
         assert_eq!(answers[0], answers[2]);
     }
 }
+
+/// A run logs one stage per part of the board: two lines at a time and Ls two lines thick
+/// where they leave the last region (16x16: six pairs of lines, two Ls and the 6x6
+/// region; 12x12: two pairs, two Ls, the region; 16x2: five pairs of columns, the region;
+/// 10x10: two Ls and the region; 9x9: an L two lines thick, one a line thick, the region;
+/// 8x8: one L and the region). Narrow beams, which stall on stages of two lines (and then
+/// go on a line at a time, or finish with the fast solver), still solve the board.
+#[test]
+fn stages_take_two_lines_at_once_and_narrow_beams_still_answer() {
+    let limits = Limits::default();
+    let watch = Watch::new(&limits);
+    let nodes = NodeCount::default();
+    let mut rng = Rng::new(11);
+    for (size, stages) in [
+        ("16x16", 9),
+        ("12x12", 5),
+        ("16x2", 6),
+        ("2x16", 6),
+        ("10x10", 3),
+        ("9x9", 3),
+        ("8x8", 2),
+        ("7x7", 2),
+    ] {
+        let goal = Board::solved(size.parse().unwrap());
+        for width in [1, 3, 64, 2048] {
+            let start = uniform(&goal, &mut rng);
+            let mut log = StageLog::new();
+            let moves = staged(
+                &start,
+                &goal,
+                width,
+                None,
+                1,
+                &watch,
+                &limits,
+                &nodes,
+                &[],
+                None,
+                &mut log,
+            )
+            .unwrap()
+            .expect("no cap: an answer");
+            let mut b = start.clone();
+            b.apply_all(&moves).unwrap();
+            assert_eq!(b, goal, "{size} at width {width}");
+            if width == 2048 {
+                assert_eq!(log.len(), stages, "{size} at width {width}");
+            }
+        }
+    }
+}
