@@ -205,9 +205,9 @@ pub(crate) fn staged(
             tracked[g.cells()[c] as usize] = true;
         }
         tracked[0] = false;
-        // The focus on the line grows with the tiles left per tile of the line: a sixth
-        // of that ratio (1 on 7x7, 3 on 16x16: the best measured on random boards within
-        // the noise); on the last region the estimate decides, ties going to fewer
+        // The focus on the lines grows with the tiles left per tile of the lines: a sixth
+        // of that ratio (the best measured on random boards within the noise with one
+        // line a stage, 3 on 16x16; with two, 1 up to 16x16); on the last region the estimate decides, ties going to fewer
         // conflicts (see `BeamSetup::rank`).
         let left_tiles = free.iter().filter(|&&f| f).count() - 1;
         let focus = if last {
