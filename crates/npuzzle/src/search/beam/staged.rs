@@ -188,6 +188,14 @@ pub(crate) fn staged(
             STAGED_LINES.min(w - c0 - STAGED_LAST_SIDE)
         }
         .max(1);
+        // Where the stage ends (the first row and column past it): the next starts there.
+        let next = if ell {
+            (r0 + k, c0 + k)
+        } else if rows {
+            (r0 + k, c0)
+        } else {
+            (r0, c0 + k)
+        };
         let line: Vec<usize> = if last {
             (r0 * w..n).filter(|&c| c % w >= c0).collect()
         } else if ell {
@@ -207,8 +215,8 @@ pub(crate) fn staged(
         tracked[0] = false;
         // The focus on the lines grows with the tiles left per tile of the lines: a sixth
         // of that ratio (the best measured on random boards within the noise with one
-        // line a stage, 3 on 16x16; with two, 1 up to 16x16); on the last region the estimate decides, ties going to fewer
-        // conflicts (see `BeamSetup::rank`).
+        // line a stage, 3 on 16x16; with two, 1 up to 16x16); on the last region the
+        // estimate decides, ties going to fewer conflicts (see `BeamSetup::rank`).
         let left_tiles = free.iter().filter(|&&f| f).count() - 1;
         let focus = if last {
             0
@@ -251,14 +259,7 @@ pub(crate) fn staged(
                     // A stage of several lines that stalls: on from where it stalled, a
                     // line at a time.
                     board = mid;
-                    let end = if ell {
-                        (r0 + k, c0 + k)
-                    } else if rows {
-                        (r0 + k, c0)
-                    } else {
-                        (r0, c0 + k)
-                    };
-                    merge = Some((end, began.elapsed().as_secs_f64(), way));
+                    merge = Some((next, began.elapsed().as_secs_f64(), way));
                     moves.extend(m);
                     if over(&moves) {
                         return Ok(None);
@@ -278,14 +279,6 @@ pub(crate) fn staged(
         };
         board.apply_all(&part).expect("the beam's moves are legal");
         let secs = began.elapsed().as_secs_f64();
-        // (Where the stage ends: the next one starts there.)
-        let next = if ell {
-            (r0 + k, c0 + k)
-        } else if rows {
-            (r0 + k, c0)
-        } else {
-            (r0, c0 + k)
-        };
         match merge.take() {
             Some((end, s0, w0)) if next.0 < end.0 || next.1 < end.1 => {
                 merge = Some((end, s0 + secs, w0))
