@@ -391,7 +391,8 @@ fn opening(
 /// says so. Memory per beam position: the way back per layer (a generous layer count:
 /// three times the `lower_bound`), two layers' cells (and with databases their region
 /// cells, MAX_CELLS bytes a position), three candidates twice (the threads' lists, kept
-/// from layer to layer, and all of them together).
+/// from layer to layer, and all of them together), and the table of kept positions
+/// (16 slots a position, each a hash and an index).
 fn max_beam_width(
     start: &Board,
     dbs: &[&PdbHeuristic],
@@ -403,7 +404,8 @@ fn max_beam_width(
     let per = 4 * 3 * lower_bound.max(8) as u64
         + 2 * start.size().cells() as u64
         + if databases { 2 * MAX_CELLS as u64 } else { 0 }
-        + 6 * std::mem::size_of::<Cand>() as u64;
+        + 6 * std::mem::size_of::<Cand>() as u64
+        + 16 * 12;
     let db_bytes: u64 = dbs
         .iter()
         .take(MAX_REGION_SETS)

@@ -74,6 +74,28 @@ pub(crate) const STAGED_LINES: usize = 2;
 /// stalls goes on from where it stalled a line at a time (narrow beams on 16x16 did).
 pub(crate) const STAGED_L_LINES: usize = 2;
 
+/// The width from which a line's focus (how much its estimate outweighs the rest of the
+/// board's in the ranking) is the tiles left per tile of the lines over four, rounded
+/// (2 on 16x16's first four stages), rather than over six (1 on every board up to
+/// 16x16). Measured with `npuzzle bench --set random --size 16x16 --algo anytime
+/// --beam-width W` (seed 7), moves over four against over six: width 256, 65,405 against
+/// 59,363 (10 boards); 1,024, 56,287 against 55,677; 2,048, 106,978 against 107,038 (20
+/// boards); 4,096, 103,378 against 105,052 (and 104,257 against 105,519 on seed 17);
+/// 16,384, 49,328 against 49,474 (10 boards, seed 27); all with the first of two repeats
+/// in a layer staying (see `keep_best`).
+pub(crate) const STAGED_FOCUS_WIDTH: usize = 4096;
+
+/// The focus of a beam of `width` on lines of `line_tiles` tiles with `left_tiles` tiles
+/// not yet placed (see [`STAGED_FOCUS_WIDTH`]).
+pub(super) fn line_focus(left_tiles: usize, line_tiles: usize, width: usize) -> u64 {
+    let per = if width >= STAGED_FOCUS_WIDTH {
+        4.0
+    } else {
+        6.0
+    };
+    ((left_tiles as f64 / line_tiles.max(1) as f64 / per).round() as u64).max(1)
+}
+
 /// Per stage of a [`staged`] run, in order: its beam's way (see [`Way`]) and its seconds.
 pub(crate) type StageLog = Vec<(Way, f64)>;
 
@@ -213,15 +235,14 @@ pub(crate) fn staged(
             tracked[g.cells()[c] as usize] = true;
         }
         tracked[0] = false;
-        // The focus on the lines grows with the tiles left per tile of the lines: a sixth
-        // of that ratio (the best measured on random boards within the noise with one
-        // line a stage, 3 on 16x16; with two, 1 up to 16x16); on the last region the
-        // estimate decides, ties going to fewer conflicts (see `BeamSetup::rank`).
+        // The focus on the lines grows with the tiles left per tile of the lines (see
+        // STAGED_FOCUS_WIDTH); on the last region the estimate decides, ties going to
+        // fewer conflicts (see `BeamSetup::rank`).
         let left_tiles = free.iter().filter(|&&f| f).count() - 1;
         let focus = if last {
             0
         } else {
-            ((left_tiles as f64 / line.len() as f64 / 6.0).round() as u64).max(1)
+            line_focus(left_tiles, line.len(), width)
         };
         let mut setup = BeamSetup::new(&g, tracked, free.clone(), focus);
         if last {

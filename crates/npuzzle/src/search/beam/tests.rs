@@ -530,7 +530,8 @@ fn a_bound_proven_before_is_kept() {
 /// A layer's best candidates are the same on one thread and on several, and the same as
 /// one plain pass over them in order keeps: every key below the cut, as many equal to it
 /// as there is room for (the first ones), and no hash its table slot already holds (the
-/// slot then taken). Small keys and hashes, so that ties, repeats and slots shared by
+/// slot then taken), a repeat within the layer that ranks better than the one kept
+/// taking its place. Small keys and hashes, so that ties, repeats and slots shared by
 /// two hashes are common.
 #[test]
 fn the_best_candidates_are_those_of_one_pass_in_order() {
@@ -546,6 +547,8 @@ fn the_best_candidates_are_those_of_one_pass_in_order() {
     };
     let mask = 255;
     let mut rng = Rng::new(11);
+    // Repeats that ranked better than the one kept, over every round.
+    let mut replaced = 0;
     for round in 0..40 {
         let chunks = 1 + round % 7;
         let lists: Vec<Vec<Cand>> = (0..chunks)
@@ -569,7 +572,9 @@ fn the_best_candidates_are_those_of_one_pass_in_order() {
             (u64::MAX, usize::MAX)
         };
         let mut want_seen = table.clone();
-        let mut want = Vec::new();
+        let mut want: Vec<(u64, u64, u32)> = Vec::new();
+        // Per slot: where in `want` the position it holds went (none for the table's).
+        let mut want_at = vec![usize::MAX; mask + 1];
         for c in lists.iter().flatten() {
             if c.key > cut || (c.key == cut && room == 0) {
                 continue;
@@ -577,12 +582,20 @@ fn the_best_candidates_are_those_of_one_pass_in_order() {
             if c.key == cut {
                 room -= 1;
             }
-            let s = &mut want_seen[c.hash as usize & mask];
-            if *s != c.hash {
-                *s = c.hash;
-                want.push(c.parent);
+            let slot = c.hash as usize & mask;
+            if want_seen[slot] != c.hash {
+                want_seen[slot] = c.hash;
+                want_at[slot] = want.len();
+                want.push((c.key, c.hash, c.parent));
+            } else if let Some(w) = want.get_mut(want_at[slot]) {
+                // A repeat within the layer: the better ranked stays, in the first's place.
+                if w.1 == c.hash && c.key < w.0 {
+                    *w = (c.key, c.hash, c.parent);
+                    replaced += 1;
+                }
             }
         }
+        let want: Vec<u32> = want.iter().map(|w| w.2).collect();
         for threads in [1, 2, 3] {
             let parts: Vec<_> = lists
                 .iter()
@@ -590,7 +603,16 @@ fn the_best_candidates_are_those_of_one_pass_in_order() {
                 .collect();
             let (mut keys, mut seen, mut cands) = (Vec::new(), table.clone(), Vec::new());
             keep_best(
-                &parts, chunks, total, width, threads, &mut keys, &mut seen, mask, &mut cands,
+                &parts,
+                chunks,
+                total,
+                width,
+                threads,
+                &mut keys,
+                &mut seen,
+                mask,
+                &mut cands,
+                &mut vec![0; mask + 1],
             )
             .unwrap();
             let got: Vec<u32> = cands.iter().map(|c| c.parent).collect();
@@ -598,6 +620,7 @@ fn the_best_candidates_are_those_of_one_pass_in_order() {
             assert_eq!(seen, want_seen, "round {round}, {threads} threads");
         }
     }
+    assert!(replaced > 100, "only {replaced} repeats ranked better");
 }
 
 /// A beam wide enough to be shared among threads (its layers past 8,192 positions) gives
@@ -678,5 +701,49 @@ fn stages_take_two_lines_at_once_and_narrow_beams_still_answer() {
                 assert_eq!(log.len(), stages, "{size} at width {width}");
             }
         }
+    }
+}
+
+/// A line's focus is 2 on 16x16's first stages from width 4,096 (the ratio over four), 1
+/// below it (over six) and on smaller boards; 16x2 and 2x16, whose first stages get
+/// focus 2 too, still answer at that width.
+#[test]
+fn wide_beams_focus_on_16x16s_first_lines_and_still_answer() {
+    // 16x16's first stage: 255 tiles left, two rows of 16.
+    assert_eq!(line_focus(255, 32, STAGED_FOCUS_WIDTH), 2);
+    assert_eq!(line_focus(255, 32, STAGED_FOCUS_WIDTH - 1), 1);
+    // Its fifth (12x14, two columns of 12): 1 at any width.
+    assert_eq!(line_focus(143, 24, 1 << 20), 1);
+    // 10x10's first L: 1.
+    assert_eq!(line_focus(99, 36, 1 << 20), 1);
+    // A line of one tile at the far end of a big board, and none.
+    assert_eq!(line_focus(255, 1, 1 << 20), 64);
+    assert_eq!(line_focus(5, 0, 1), 1);
+    let limits = Limits::default();
+    let watch = Watch::new(&limits);
+    let nodes = NodeCount::default();
+    let mut rng = Rng::new(5);
+    for size in ["16x2", "2x16"] {
+        let goal = Board::solved(size.parse().unwrap());
+        let start = uniform(&goal, &mut rng);
+        let mut log = StageLog::new();
+        let moves = staged(
+            &start,
+            &goal,
+            STAGED_FOCUS_WIDTH,
+            None,
+            1,
+            &watch,
+            &limits,
+            &nodes,
+            &[],
+            None,
+            &mut log,
+        )
+        .unwrap()
+        .expect("no cap: an answer");
+        let mut b = start.clone();
+        b.apply_all(&moves).unwrap();
+        assert_eq!(b, goal, "{size}");
     }
 }
