@@ -1,6 +1,6 @@
-//! A learned correction to the anytime solver's ranking where one beam crosses a whole
-//! board ranked by a set of pattern databases (6x6 with the 6x6 set, 7x7 with the 7x7 set), and the samples it
-//! is fitted to.
+//! A learned correction to the anytime solver's ranking where a beam is ranked by one set
+//! of pattern databases (a whole 6x6 board or a bigger board's last 6x6 region with the
+//! 6x6 set, a whole 7x7 board with the 7x7 set), and the samples it is fitted to.
 //!
 //! The databases' estimate misjudges some positions more than others, and a beam keeps
 //! the positions it misjudges most in its favour. The correction is a linear function,
@@ -31,7 +31,8 @@ pub(crate) const ENTRY_SLOTS: usize = 64;
 static SHIPPED_6X6: &[u8] = include_bytes!("ranking-6x6.bin");
 static SHIPPED_7X7: &[u8] = include_bytes!("ranking-7x7.bin");
 
-/// A learned correction to a whole-board beam's ranking (see the module's text).
+/// A learned correction to the ranking of a beam ranked by one set of databases (see the
+/// module's text).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ranking {
     size: Size,

@@ -37,7 +37,7 @@ pub(crate) struct BeamSetup<'a> {
     pub(super) zobrist: Vec<u64>,
     /// Databases that rank the positions instead of the linear-conflict estimate.
     pub(super) region: Option<RegionDbs<'a>>,
-    /// A learned correction to the databases' ranking (a whole board's beam only).
+    /// A learned correction to the databases' ranking (a beam ranked by one set).
     pub(super) ranking: Option<Ranking>,
     /// Takes samples of the candidates, for fitting a ranking.
     pub(super) sampler: Option<&'a Sampler>,
@@ -202,9 +202,9 @@ impl<'a> BeamSetup<'a> {
         for (k, &c) in free.iter().enumerate() {
             index_of[c] = k as u8;
         }
-        // A beam across the whole board ranked by one set: the learned correction
-        // fitted for that set, if there is one.
-        self.ranking = (free.len() == self.n && sets.len() == 1)
+        // A beam across the whole board or its last region ranked by one set: the
+        // learned correction fitted for that set, if there is one.
+        self.ranking = (sets.len() == 1)
             .then(|| Ranking::shipped(size))
             .flatten()
             .filter(|r| r.fits(h0));
