@@ -2,6 +2,7 @@
 //! proven.
 
 use super::layer::*;
+use super::run::SLOTS_PER_POSITION;
 use super::staged::*;
 use crate::board::Board;
 use crate::error::SearchError;
@@ -392,7 +393,7 @@ fn opening(
 /// three times the `lower_bound`), two layers' cells (and with databases their region
 /// cells, MAX_CELLS bytes a position), three candidates twice (the threads' lists, kept
 /// from layer to layer, and all of them together), and the table of kept positions
-/// (16 slots a position, each a hash and an index).
+/// ([`SLOTS_PER_POSITION`] slots a position, each a hash and an index).
 fn max_beam_width(
     start: &Board,
     dbs: &[&PdbHeuristic],
@@ -405,7 +406,7 @@ fn max_beam_width(
         + 2 * start.size().cells() as u64
         + if databases { 2 * MAX_CELLS as u64 } else { 0 }
         + 6 * std::mem::size_of::<Cand>() as u64
-        + 16 * 12;
+        + (SLOTS_PER_POSITION * (std::mem::size_of::<u64>() + std::mem::size_of::<u32>())) as u64;
     let db_bytes: u64 = dbs
         .iter()
         .take(MAX_REGION_SETS)

@@ -241,6 +241,10 @@ fn first_layer(setup: &BeamSetup, start: &Board) -> (Layer, u64) {
     (layer, rank)
 }
 
+/// Slots of a beam's table of kept positions (`seen`, and `slot_of` beside it) per
+/// position of its width, before rounding up to a power of two.
+pub(super) const SLOTS_PER_POSITION: usize = 16;
+
 /// The `width` best of the first `chunks` chunks' candidates (`parts`, `total` in all),
 /// in the order they came (their parents'), into `cands`: every key below the cut, and as
 /// many equal to it as there is room for; repeats go as the kept positions are recorded
@@ -632,7 +636,9 @@ pub(crate) fn beam_run_measured(
     let (mut layer, rank0) = first_layer(setup, start);
     // A direct-mapped table of kept positions' hashes: drops repeats within a layer and,
     // while a slot survives, across layers.
-    let slots = (width * 16).next_power_of_two().clamp(1 << 14, 1 << 24);
+    let slots = (width * SLOTS_PER_POSITION)
+        .next_power_of_two()
+        .clamp(1 << 14, 1 << 24);
     let mut seen: Vec<u64> = try_vec(slots, "beam", || 0)?;
     let mask = slots - 1;
     seen[layer.hash[0] as usize & mask] = layer.hash[0];

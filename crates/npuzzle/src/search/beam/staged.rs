@@ -138,13 +138,14 @@ pub(super) fn ranks_whole(dbs: &[&PdbHeuristic], width: usize, height: usize) ->
 }
 
 /// A solution by beams of `width`: on a board wider or taller than
-/// [`STAGED_LAST_SIDE`], line by line (the top row or the left column of what is left,
-/// whichever side is longer; the top [`STAGED_L_LINES`] rows and left columns at once, as
-/// an L, once what is left is at most [`STAGED_L_SIDE`] on a side) by a beam that tracks
-/// those tiles, the solved lines kept still; then one beam over the last region. A beam
-/// that stalls is finished by IDA* or the fast solver, but on an L more than a line thick
-/// the rest of that L goes on a line at a time. `None` if `cap` (a known answer's length) was reached first;
-/// a time-limit error if the clock ran out.
+/// [`STAGED_LAST_SIDE`], lines at a time (the top [`STAGED_LINES`] rows or left columns
+/// of what is left, whichever side is longer; the top [`STAGED_L_LINES`] rows and left
+/// columns at once, as an L, once what is left is at most [`STAGED_L_SIDE`] on a side) by
+/// a beam that tracks those tiles, the solved lines kept still; then one beam over the
+/// last region. A stage of several lines that stalls goes on from there a line at a
+/// time; a beam of one line or the last region that stalls is finished by IDA* or the
+/// fast solver. `None` if `cap` (a known answer's length) was reached first; a time-limit
+/// error if the clock ran out.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn staged(
     start: &Board,

@@ -158,6 +158,34 @@ fn random_ranking(set: &PdbHeuristic) -> Ranking {
     .unwrap()
 }
 
+/// Beams of width 64 of `plain` and of `learned` from each of `starts`: every answer
+/// reaches `goal`; how many boards the two answered differently.
+fn boards_answered_apart(
+    plain: &BeamSetup,
+    learned: &BeamSetup,
+    goal: &Board,
+    starts: impl Iterator<Item = Board>,
+) -> usize {
+    let (watch, nodes) = (Watch::new(&Limits::default()), NodeCount::default());
+    let mut differ = 0;
+    for (k, start) in starts.enumerate() {
+        let mut answers = Vec::new();
+        for setup in [plain, learned] {
+            let BeamEnd::Found(m) =
+                beam_run(setup, &start, 64, None, 1, &watch, &nodes, None).unwrap()
+            else {
+                panic!("board {k}: no answer");
+            };
+            let mut b = start.clone();
+            b.apply_all(&m).unwrap();
+            assert_eq!(&b, goal, "board {k}");
+            answers.push(m);
+        }
+        differ += (answers[0] != answers[1]) as usize;
+    }
+    differ
+}
+
 /// A beam over the last 4x4 region of a 4x5 board (its top row solved), ranked by the
 /// 4x4 set, takes the learned ranking too: its part kept move by move equals the one
 /// worked out afresh on the region's cells (debug assertions), the beams reach the goal,
@@ -179,9 +207,7 @@ fn a_learned_ranking_ranks_a_last_region_too() {
         setup
     };
     let (plain, learned) = (region(false), region(true));
-    let (watch, nodes) = (Watch::new(&Limits::default()), NodeCount::default());
-    let mut differ = 0;
-    for seed in 0..8 {
+    let starts = (0..8).map(|seed| {
         // A 4x4 board's tiles moved down a row: tile u becomes u + 4.
         let small = uniform(set.goal(), &mut Rng::new(seed));
         let mut cells: Vec<u8> = (1..=4).collect();
@@ -191,22 +217,12 @@ fn a_learned_ranking_ranks_a_last_region_too() {
                 .iter()
                 .map(|&u| if u == 0 { 0 } else { u + 4 }),
         );
-        let start = Board::from_cells(goal.size(), cells).unwrap();
-        let mut answers = Vec::new();
-        for setup in [&plain, &learned] {
-            let BeamEnd::Found(m) =
-                beam_run(setup, &start, 64, None, 1, &watch, &nodes, None).unwrap()
-            else {
-                panic!("board {seed}: no answer");
-            };
-            let mut b = start.clone();
-            b.apply_all(&m).unwrap();
-            assert_eq!(b, goal, "board {seed}");
-            answers.push(m);
-        }
-        differ += (answers[0] != answers[1]) as usize;
-    }
-    assert!(differ > 0, "the ranking changed no answer");
+        Board::from_cells(goal.size(), cells).unwrap()
+    });
+    assert!(
+        boards_answered_apart(&plain, &learned, &goal, starts) > 0,
+        "the ranking changed no answer"
+    );
 }
 
 /// With a learned ranking the beams still reach the goal, and its part kept move by
@@ -220,25 +236,11 @@ fn a_learned_ranking_is_kept_up_and_the_beams_still_end() {
     let plain = whole(&set);
     let mut learned = whole(&set);
     learned.ranking = Some(ranking);
-    let (watch, nodes) = (Watch::new(&Limits::default()), NodeCount::default());
-    let mut differ = 0;
-    for seed in 0..8 {
-        let start = uniform(set.goal(), &mut Rng::new(seed));
-        let mut answers = Vec::new();
-        for setup in [&plain, &learned] {
-            let BeamEnd::Found(m) =
-                beam_run(setup, &start, 64, None, 1, &watch, &nodes, None).unwrap()
-            else {
-                panic!("board {seed}: no answer");
-            };
-            let mut b = start.clone();
-            b.apply_all(&m).unwrap();
-            assert_eq!(&b, set.goal(), "board {seed}");
-            answers.push(m);
-        }
-        differ += (answers[0] != answers[1]) as usize;
-    }
-    assert!(differ > 0, "the ranking changed no answer");
+    let starts = (0..8).map(|seed| uniform(set.goal(), &mut Rng::new(seed)));
+    assert!(
+        boards_answered_apart(&plain, &learned, set.goal(), starts) > 0,
+        "the ranking changed no answer"
+    );
     // Fitted for other databases: it does not fit.
     let other = small_set(
         "4x4",
@@ -722,9 +724,6 @@ fn a_wide_beam_answers_the_same_on_any_number_of_threads() {
 /// go on a line at a time, or finish with the fast solver), still solve the board.
 #[test]
 fn stages_take_two_lines_at_once_and_narrow_beams_still_answer() {
-    let limits = Limits::default();
-    let watch = Watch::new(&limits);
-    let nodes = NodeCount::default();
     let mut rng = Rng::new(11);
     for (size, stages) in [
         ("16x16", 9),
@@ -738,26 +737,7 @@ fn stages_take_two_lines_at_once_and_narrow_beams_still_answer() {
     ] {
         let goal = Board::solved(size.parse().unwrap());
         for width in [1, 3, 64, 2048] {
-            let start = uniform(&goal, &mut rng);
-            let mut log = StageLog::new();
-            let moves = staged(
-                &start,
-                &goal,
-                width,
-                None,
-                1,
-                &watch,
-                &limits,
-                &nodes,
-                &[],
-                None,
-                &mut log,
-            )
-            .unwrap()
-            .expect("no cap: an answer");
-            let mut b = start.clone();
-            b.apply_all(&moves).unwrap();
-            assert_eq!(b, goal, "{size} at width {width}");
+            let log = staged_to_goal(&uniform(&goal, &mut rng), &goal, width);
             if width == 2048 {
                 assert_eq!(log.len(), stages, "{size} at width {width}");
             }
@@ -780,31 +760,42 @@ fn wide_beams_focus_on_16x16s_first_lines_and_still_answer() {
     // A line of one tile at the far end of a big board, and none.
     assert_eq!(line_focus(255, 1, 1 << 20), 64);
     assert_eq!(line_focus(5, 0, 1), 1);
-    let limits = Limits::default();
-    let watch = Watch::new(&limits);
-    let nodes = NodeCount::default();
     let mut rng = Rng::new(5);
     for size in ["16x2", "2x16"] {
         let goal = Board::solved(size.parse().unwrap());
-        let start = uniform(&goal, &mut rng);
-        let mut log = StageLog::new();
-        let moves = staged(
-            &start,
-            &goal,
-            STAGED_FOCUS_WIDTH,
-            None,
-            1,
-            &watch,
-            &limits,
-            &nodes,
-            &[],
-            None,
-            &mut log,
-        )
-        .unwrap()
-        .expect("no cap: an answer");
-        let mut b = start.clone();
-        b.apply_all(&moves).unwrap();
-        assert_eq!(b, goal, "{size}");
+        staged_to_goal(&uniform(&goal, &mut rng), &goal, STAGED_FOCUS_WIDTH);
     }
+}
+
+/// [`staged`] from `start` at `width` on one thread, with no cap, clock or databases: its
+/// answer checked to reach `goal`; its stages' log.
+fn staged_to_goal(start: &Board, goal: &Board, width: usize) -> StageLog {
+    let limits = Limits::default();
+    let mut log = StageLog::new();
+    let moves = staged(
+        start,
+        goal,
+        width,
+        None,
+        1,
+        &Watch::new(&limits),
+        &limits,
+        &NodeCount::default(),
+        &[],
+        None,
+        &mut log,
+    )
+    .unwrap()
+    .expect("no cap: an answer");
+    let mut b = start.clone();
+    b.apply_all(&moves).unwrap();
+    let size = goal.size();
+    assert_eq!(
+        &b,
+        goal,
+        "{}x{} at width {width}",
+        size.width(),
+        size.height()
+    );
+    log
 }
