@@ -927,3 +927,49 @@ fn the_benchmarked_24_puzzle_catalogues_with_7_tile_groups_extend_the_catalogue(
         }
     }
 }
+
+/// The benchmarked 14-partition catalogue (`bench/pdb/korf24-small-t.txt`): partitions of
+/// the 24 tiles into four groups of 6, in transposed pairs (each partition's mirror in the
+/// main diagonal, where Korf's goal puts tile `5r + c` at row r, column c, is another
+/// one), and the `6-6-6-6x4` catalogue's groups among them written in its order (so that
+/// their files are the catalogue's own).
+#[test]
+fn the_benchmarked_14_partition_catalogue_is_of_transposed_pairs() {
+    use npuzzle::heuristic::pdb::partitions;
+    use std::collections::BTreeSet;
+    let korf: Board = "0 1 2 3 4/5 6 7 8 9/10 11 12 13 14/15 16 17 18 19/20 21 22 23 24"
+        .parse()
+        .unwrap();
+    let path = format!(
+        "{}/../../bench/pdb/korf24-small-t.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let spec = std::fs::read_to_string(&path).unwrap();
+    let all = partitions(&korf, spec.trim()).unwrap();
+    assert_eq!(all.len(), 14);
+    let as_sets = |p: &Vec<Vec<u8>>| -> BTreeSet<BTreeSet<u8>> {
+        p.iter().map(|g| g.iter().copied().collect()).collect()
+    };
+    let transpose = |t: u8| (t % 5) * 5 + t / 5;
+    let sets: Vec<_> = all.iter().map(as_sets).collect();
+    for (p, s) in all.iter().zip(&sets) {
+        let mut tiles: Vec<u8> = p.iter().flatten().copied().collect();
+        tiles.sort_unstable();
+        assert_eq!(tiles, (1..25).collect::<Vec<u8>>());
+        assert!(p.iter().all(|g| g.len() == 6));
+        let mirrored: BTreeSet<BTreeSet<u8>> = s
+            .iter()
+            .map(|g| g.iter().map(|&t| transpose(t)).collect())
+            .collect();
+        assert!(
+            sets.contains(&mirrored),
+            "{p:?} has no transposed partition"
+        );
+    }
+    for group in partitions(&korf, "6-6-6-6x4").unwrap().iter().flatten() {
+        assert!(
+            all.iter().flatten().any(|g| g == group),
+            "the catalogue's group {group:?} in its order"
+        );
+    }
+}
