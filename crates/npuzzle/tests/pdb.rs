@@ -566,9 +566,9 @@ fn catalogues_are_admissible_and_the_largest_of_their_partitions_on_every_3x3_st
         let limits = Limits::default();
         let singles: Vec<PdbHeuristic> = specs.iter().map(|s| catalogue(&goal, s)).collect();
         let dist = distances(&goal);
-        // Four partitions, and nine (more sums and lookups a tile than the search's
-        // smaller bookkeeping sizes hold).
-        for count in [4, 9] {
+        // Four partitions, six and seven (the search's bookkeeping sized for up to 16
+        // sums), and nine (more sums and lookups a tile than its smaller sizes hold).
+        for count in [4, 6, 7, 9] {
             let all = catalogue(&goal, &specs[..count].join("+"));
             assert_eq!(all.partitions(), count);
             let mut stronger = 0;
@@ -972,4 +972,42 @@ fn the_benchmarked_14_partition_catalogue_is_of_transposed_pairs() {
             "the catalogue's group {group:?} in its order"
         );
     }
+}
+
+/// The benchmarked 7-partition catalogue (`bench/pdb/korf24-small.txt`, Clausecker's small
+/// catalogue) is every other partition of the 14-partition one, and with the transposes
+/// of its partitions makes all 14: the search's reflected lookups make the two the same
+/// heuristic.
+#[test]
+fn the_benchmarked_7_partition_catalogue_is_the_14_without_transposes() {
+    use npuzzle::heuristic::pdb::partitions;
+    use std::collections::BTreeSet;
+    let korf: Board = "0 1 2 3 4/5 6 7 8 9/10 11 12 13 14/15 16 17 18 19/20 21 22 23 24"
+        .parse()
+        .unwrap();
+    let read = |name: &str| {
+        let path = format!("{}/../../bench/pdb/{name}", env!("CARGO_MANIFEST_DIR"));
+        partitions(&korf, std::fs::read_to_string(&path).unwrap().trim()).unwrap()
+    };
+    let (seven, fourteen) = (read("korf24-small.txt"), read("korf24-small-t.txt"));
+    assert_eq!(seven.len(), 7);
+    let every_other: Vec<_> = fourteen.iter().step_by(2).cloned().collect();
+    assert_eq!(seven, every_other);
+    type Sets = BTreeSet<BTreeSet<u8>>;
+    let transpose = |t: u8| (t % 5) * 5 + t / 5;
+    let as_sets = |p: &Vec<Vec<u8>>, map: &dyn Fn(u8) -> u8| -> Sets {
+        p.iter()
+            .map(|g| g.iter().map(|&t| map(t)).collect())
+            .collect()
+    };
+    let mut with_transposes: BTreeSet<Sets> = BTreeSet::new();
+    for p in &seven {
+        assert!(with_transposes.insert(as_sets(p, &|t| t)), "{p:?} twice");
+        assert!(
+            with_transposes.insert(as_sets(p, &transpose)),
+            "{p:?}'s transpose among them"
+        );
+    }
+    let all: BTreeSet<Sets> = fourteen.iter().map(|p| as_sets(p, &|t| t)).collect();
+    assert_eq!(with_transposes, all);
 }

@@ -23,8 +23,9 @@ pub(super) struct Ida<'a, const S: usize, const L: usize> {
     look: Vec<Look>,
     /// Per side: the sum of its lookups' entries.
     pub(super) sums: [u32; S],
-    /// Per tile: the shared lookups that hold it (a fixed number of slots, unused ones with
-    /// the database NONE, so that the loops over them have a length known when compiled).
+    /// Per tile: the shared lookups that hold it (a fixed number of slots, the used ones
+    /// first and the unused ones after them with the database NONE, so that the loops over
+    /// them have a length known when compiled and stop at the first unused slot).
     tiles: Vec<[TileLook; L]>,
     pub(super) path: Vec<Direction>,
     pub(super) stats: Stats,
@@ -169,7 +170,7 @@ impl<'a, const S: usize, const L: usize> Ida<'a, S, L> {
         for k in 0..L {
             let e = tl[k];
             if e.db == NONE {
-                continue;
+                break;
             }
             let db = &self.h.dbs[e.db as usize];
             let lk = &self.look[e.l as usize];
@@ -195,7 +196,7 @@ impl<'a, const S: usize, const L: usize> Ida<'a, S, L> {
         for k in 0..L {
             let e = tl[k];
             if e.db == NONE {
-                continue;
+                break;
             }
             let v = self.h.dbs[e.db as usize]
                 .at_blank(idx[k], self.h.cell_maps[e.map as usize][from] as usize);
@@ -217,7 +218,7 @@ impl<'a, const S: usize, const L: usize> Ida<'a, S, L> {
         for k in 0..L {
             let e = tl[k];
             if e.db == NONE {
-                continue;
+                break;
             }
             let lk = &mut self.look[e.l as usize];
             lk.pos[e.slot as usize] = self.h.cell_maps[e.map as usize][to];
@@ -246,7 +247,7 @@ impl<'a, const S: usize, const L: usize> Ida<'a, S, L> {
         for k in 0..L {
             let e = tl[k];
             if e.db == NONE {
-                continue;
+                break;
             }
             let lk = &mut self.look[e.l as usize];
             lk.pos[e.slot as usize] = self.h.cell_maps[e.map as usize][back];
