@@ -7,6 +7,11 @@ Korf & Felner's 24-puzzle instances on 1 and 2 workers against the one-machine s
     python bench/dask-bench.py overhead --tasks 5000
     python bench/dask-bench.py calibrate
     python bench/dask-bench.py paper --rate 3.72e6 --column 6666 --ratio 0.2451 --efficiency 0.95
+    python bench/dask-bench.py calibrate --heuristic small
+    python bench/dask-bench.py paper --heuristic small --rate 2.603e6 --column 6666 --ratio 0.0966
+
+`calibrate` and `paper` compare with the recorded node counts of the zero-aware 6-6-6-6x4
+catalogue, or with `--heuristic small` those of bench/pdb/korf24-small.txt's seven partitions.
 
 With `--record`, batch, split and overhead write their figures into bench/results/dask.json
 (through bench/record.py) and docs/benchmarks.md is written again.
@@ -185,19 +190,29 @@ def published(path: str) -> tuple[list[str], dict[int, dict[str, int]]]:
     return cols, rows
 
 
-def measured() -> dict[int, int]:
-    """The zero-aware catalogue's expanded nodes per instance, as recorded: the 15 quickest
-    one by one and instance 20."""
+# The recorded node counts `calibrate` and `paper` read, per heuristic: the field of the
+# per-instance record of the 15 quickest, and the heuristic's name in instance 20's.
+MEASURED = {
+    "catalogue": ("za_expanded", "npuzzle: 6-6-6-6x4 catalogue, zero-aware"),
+    "small": ("small_t_expanded", "npuzzle: Clausecker's small catalogue, 7 partitions (zero-aware)"),
+}
+
+
+def measured(heuristic: str = "catalogue") -> dict[int, int]:
+    """A heuristic's expanded nodes per instance, as recorded: the 15 quickest one by one
+    and instance 20 (`catalogue`: the zero-aware 6-6-6-6x4 catalogue; `small`: the seven
+    partitions of bench/pdb/korf24-small.txt, whose nodes on the 15 are the fourteen's)."""
+    field, name = MEASURED[heuristic]
     ours: dict[int, int] = {}
     per = json.loads((RESULTS / "korf24-15-per-instance.json").read_text())
     for rec in per["records"]:
         for f in rec["figures"]:
-            if "za_expanded" in f:
-                ours[f["instance"]] = f["za_expanded"]
+            if field in f:
+                ours[f["instance"]] = f[field]
     twenty = json.loads((RESULTS / "korf24-instance-20.json").read_text())
     for rec in twenty["records"]:
         for f in rec["figures"]:
-            if f.get("heuristic") == "npuzzle: 6-6-6-6x4 catalogue, zero-aware":
+            if f.get("heuristic") == name:
                 ours[20] = f["expanded"]
     return ours
 
@@ -208,7 +223,7 @@ def calibrate(a) -> None:
     spread of the per-instance ratios (the standard deviation of their logarithms: the
     smaller, the better the column predicts an instance)."""
     cols, rows = published(a.published)
-    ours = measured()
+    ours = measured(a.heuristic)
     ids = sorted(ours)
     missing = [i for i in ids if i not in rows]
     if missing:
@@ -235,7 +250,7 @@ def paper(a) -> None:
     cols, rows = published(a.published)
     if a.column not in cols[2:]:
         sys.exit(f"--column: expected one of {', '.join(cols[2:])}, found {a.column!r}")
-    ours = measured()
+    ours = measured(a.heuristic)
     workers = a.machines * a.cores
     total = 0.0
     print(f"{workers} worker threads, {a.rate:.3g} nodes/s each, efficiency {a.efficiency}")
@@ -287,6 +302,8 @@ if __name__ == "__main__":
     q.add_argument("--pass-seconds", type=float, default=1.0)
     c = sub.add_parser("calibrate")
     for sp in (q, c):
+        sp.add_argument("--heuristic", choices=sorted(MEASURED), default="catalogue",
+                        help="whose recorded node counts to compare with [catalogue]")
         sp.add_argument("--published", default=str(Path(__file__).resolve().parent.parent / "testdata" / "korf24_published_nodes.txt"))
     a = p.parse_args()
     if a.what in ("batch", "split", "overhead") and npuzzle is None:
