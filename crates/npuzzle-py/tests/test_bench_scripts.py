@@ -212,3 +212,31 @@ def test_deepcubea_runs_their_boards_and_records_the_comparison(tmp_path):
     bad = subprocess.run([sys.executable, str(ROOT / "bench" / "deepcubea.py"), "6x6", "--first", "0"],
                          capture_output=True, text=True, check=False)
     assert bad.returncode == 2 and "expected 1 to 500" in bad.stderr, bad.stderr
+
+
+def test_the_cluster_projection_reads_either_heuristics_recorded_nodes():
+    """`dask-bench.py calibrate` and `paper` need no npuzzle: they read the recorded node
+    counts of the heuristic named (the 15 quickest and instance 20), and another name is
+    refused."""
+    script = ROOT / "bench" / "dask-bench.py"
+
+    def run(*args):
+        return subprocess.run(
+            [sys.executable, str(script), *args], capture_output=True, text=True
+        )
+
+    ratios = {}
+    for heuristic in ("catalogue", "small"):
+        out = run("calibrate", "--heuristic", heuristic)
+        assert out.returncode == 0, out.stderr
+        assert "16 instances measured: 1, 5, 13, 16, 20," in out.stdout
+        line = next(l for l in out.stdout.splitlines() if l.split()[:1] == ["6666"])
+        ratios[heuristic] = float(line.split()[1])
+    # The seven partitions take fewer nodes than the catalogue on the same instances.
+    assert ratios["small"] < ratios["catalogue"]
+    out = run("paper", "--heuristic", "small", "--rate", "2.6e6", "--ratio", "0.1",
+              "--machines", "1", "--cores", "2")
+    assert out.returncode == 0, out.stderr
+    assert "instance 20 (92 moves)" in out.stdout and "measured: 1.48e+09" in out.stdout
+    out = run("calibrate", "--heuristic", "nine")
+    assert out.returncode != 0 and "invalid choice" in out.stderr
