@@ -111,10 +111,18 @@ pub fn search_words(e: &npuzzle::SearchError) -> String {
             "{e} (npuzzle pdb build --size WxH --pdb PARTITION [--goal GOAL] builds it ahead, \
              with --goal where the board's goal is not the usual one; or raise --time-limit)"
         ),
-        E::MemoryLimit { suggestion, .. }
-            if !suggestion.is_empty() && !suggestion.contains(' ') =>
-        {
-            format!("{e} (--algo {suggestion})")
+        E::MemoryLimit {
+            suggestion, needed, ..
+        } => {
+            let mut words = e.to_string();
+            if !suggestion.is_empty() && !suggestion.contains(' ') {
+                words += &format!(" (--algo {suggestion})");
+            }
+            // A larger limit is worth naming where this machine holds what is needed.
+            if npuzzle::limits::machine_memory().is_some_and(|m| *needed <= m) {
+                words += "; --max-memory raises the limit";
+            }
+            words
         }
         E::TooManyCells { instead, .. } => format!("{e} (--algo {instead})"),
         e => e.to_string(),

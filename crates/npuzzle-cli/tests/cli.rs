@@ -163,6 +163,8 @@ fn limits_exit_3_with_advice() {
             && err.contains("idastar needs far less (--algo idastar)"),
         "{err}"
     );
+    // More than this machine holds: no larger limit is offered.
+    assert!(!err.contains("--max-memory"), "{err}");
     // With --optimal (or a named algorithm), running out of time is exit 3 with the bound;
     // auto alone answers fast instead (exit 0, not proven optimal).
     let hard = "15 14 13 12/11 10 9 8/7 6 5 4/3 1 2 0";

@@ -418,6 +418,8 @@ fn astar_stays_within_its_memory_limit() {
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(3), "{err}");
     assert!(err.contains("but the memory limit is 64.0 MiB"), "{err}");
+    // What fits this machine names the option that raises the limit.
+    assert!(err.contains("--max-memory raises the limit"), "{err}");
     let kb: u64 = err
         .lines()
         .find_map(|l| l.strip_prefix("peak-kb "))
