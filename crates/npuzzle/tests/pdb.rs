@@ -635,9 +635,7 @@ fn catalogue_specs_are_checked() {
         assert!(p.iter().all(|g| g.len() == 6));
     }
     // Korf's goal (blank first): turned as the presets are.
-    let korf: Board = "0 1 2 3 4/5 6 7 8 9/10 11 12 13 14/15 16 17 18 19/20 21 22 23 24"
-        .parse()
-        .unwrap();
+    let korf = korf_goal();
     assert_eq!(
         partitions(&korf, CATALOGUE_24).unwrap()[0],
         partition(&korf, "6-6-6-6").unwrap()
@@ -892,6 +890,32 @@ fn core_at(dir: &std::path::Path, load: Load) -> npuzzle::request::Core {
     })
 }
 
+/// Korf & Felner's 24-puzzle goal, the blank first (tile `5r + c` at row r, column c).
+fn korf_goal() -> Board {
+    "0 1 2 3 4/5 6 7 8 9/10 11 12 13 14/15 16 17 18 19/20 21 22 23 24"
+        .parse()
+        .unwrap()
+}
+
+/// The partitions of a catalogue file of `bench/pdb/` (for Korf's goal).
+fn bench_partitions(file: &str) -> Vec<Vec<Vec<u8>>> {
+    let path = format!("{}/../../bench/pdb/{file}", env!("CARGO_MANIFEST_DIR"));
+    let spec = std::fs::read_to_string(&path).unwrap();
+    npuzzle::heuristic::pdb::partitions(&korf_goal(), spec.trim()).unwrap()
+}
+
+/// A 24-puzzle partition as sets of tiles, mirrored in the main diagonal of Korf's goal
+/// where `mirror` says.
+fn tile_sets(
+    p: &[Vec<u8>],
+    mirror: bool,
+) -> std::collections::BTreeSet<std::collections::BTreeSet<u8>> {
+    let transpose = |t: u8| if mirror { (t % 5) * 5 + t / 5 } else { t };
+    p.iter()
+        .map(|g| g.iter().map(|&t| transpose(t)).collect())
+        .collect()
+}
+
 /// The catalogues with 7-tile groups that benchmark the 24-puzzle (`bench/pdb/`): the
 /// `6-6-6-6x4` catalogue's first partitions for Korf's goal (all four, or the three that
 /// the search's counts show the strongest), their tiles in the same order (so its files
@@ -899,9 +923,7 @@ fn core_at(dir: &std::path::Path, load: Load) -> npuzzle::request::Core {
 #[test]
 fn the_benchmarked_24_puzzle_catalogues_with_7_tile_groups_extend_the_catalogue() {
     use npuzzle::heuristic::pdb::partitions;
-    let korf: Board = "0 1 2 3 4/5 6 7 8 9/10 11 12 13 14/15 16 17 18 19/20 21 22 23 24"
-        .parse()
-        .unwrap();
+    let korf = korf_goal();
     let catalogue = partitions(&korf, "6-6-6-6x4").unwrap();
     for (file, kept, sizes) in [
         ("korf24-catalogue-and-seven.txt", 4, vec![vec![5, 6, 6, 7]]),
@@ -912,9 +934,7 @@ fn the_benchmarked_24_puzzle_catalogues_with_7_tile_groups_extend_the_catalogue(
         ),
         ("korf24-three-and-seven.txt", 3, vec![vec![5, 6, 6, 7]]),
     ] {
-        let path = format!("{}/../../bench/pdb/{file}", env!("CARGO_MANIFEST_DIR"));
-        let spec = std::fs::read_to_string(&path).unwrap();
-        let all = partitions(&korf, spec.trim()).unwrap();
+        let all = bench_partitions(file);
         assert_eq!(all.len(), kept + sizes.len(), "{file}");
         assert_eq!(all[..kept], catalogue[..kept], "{file}");
         for (p, want) in all[kept..].iter().zip(&sizes) {
@@ -936,33 +956,17 @@ fn the_benchmarked_24_puzzle_catalogues_with_7_tile_groups_extend_the_catalogue(
 #[test]
 fn the_benchmarked_14_partition_catalogue_is_of_transposed_pairs() {
     use npuzzle::heuristic::pdb::partitions;
-    use std::collections::BTreeSet;
-    let korf: Board = "0 1 2 3 4/5 6 7 8 9/10 11 12 13 14/15 16 17 18 19/20 21 22 23 24"
-        .parse()
-        .unwrap();
-    let path = format!(
-        "{}/../../bench/pdb/korf24-small-t.txt",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let spec = std::fs::read_to_string(&path).unwrap();
-    let all = partitions(&korf, spec.trim()).unwrap();
+    let korf = korf_goal();
+    let all = bench_partitions("korf24-small-t.txt");
     assert_eq!(all.len(), 14);
-    let as_sets = |p: &Vec<Vec<u8>>| -> BTreeSet<BTreeSet<u8>> {
-        p.iter().map(|g| g.iter().copied().collect()).collect()
-    };
-    let transpose = |t: u8| (t % 5) * 5 + t / 5;
-    let sets: Vec<_> = all.iter().map(as_sets).collect();
-    for (p, s) in all.iter().zip(&sets) {
+    let sets: Vec<_> = all.iter().map(|p| tile_sets(p, false)).collect();
+    for p in &all {
         let mut tiles: Vec<u8> = p.iter().flatten().copied().collect();
         tiles.sort_unstable();
         assert_eq!(tiles, (1..25).collect::<Vec<u8>>());
         assert!(p.iter().all(|g| g.len() == 6));
-        let mirrored: BTreeSet<BTreeSet<u8>> = s
-            .iter()
-            .map(|g| g.iter().map(|&t| transpose(t)).collect())
-            .collect();
         assert!(
-            sets.contains(&mirrored),
+            sets.contains(&tile_sets(p, true)),
             "{p:?} has no transposed partition"
         );
     }
@@ -974,40 +978,25 @@ fn the_benchmarked_14_partition_catalogue_is_of_transposed_pairs() {
     }
 }
 
-/// The benchmarked 7-partition catalogue (`bench/pdb/korf24-small.txt`, Clausecker's small
-/// catalogue) is every other partition of the 14-partition one, and with the transposes
-/// of its partitions makes all 14: the search's reflected lookups make the two the same
-/// heuristic.
+/// The benchmarked 7-partition catalogue (`bench/pdb/korf24-small.txt`) is every other
+/// partition of the 14-partition one, and with the transposes of its partitions makes all
+/// 14: the search's reflected lookups make the two the same heuristic.
 #[test]
 fn the_benchmarked_7_partition_catalogue_is_the_14_without_transposes() {
-    use npuzzle::heuristic::pdb::partitions;
     use std::collections::BTreeSet;
-    let korf: Board = "0 1 2 3 4/5 6 7 8 9/10 11 12 13 14/15 16 17 18 19/20 21 22 23 24"
-        .parse()
-        .unwrap();
-    let read = |name: &str| {
-        let path = format!("{}/../../bench/pdb/{name}", env!("CARGO_MANIFEST_DIR"));
-        partitions(&korf, std::fs::read_to_string(&path).unwrap().trim()).unwrap()
-    };
-    let (seven, fourteen) = (read("korf24-small.txt"), read("korf24-small-t.txt"));
+    let seven = bench_partitions("korf24-small.txt");
+    let fourteen = bench_partitions("korf24-small-t.txt");
     assert_eq!(seven.len(), 7);
     let every_other: Vec<_> = fourteen.iter().step_by(2).cloned().collect();
     assert_eq!(seven, every_other);
-    type Sets = BTreeSet<BTreeSet<u8>>;
-    let transpose = |t: u8| (t % 5) * 5 + t / 5;
-    let as_sets = |p: &Vec<Vec<u8>>, map: &dyn Fn(u8) -> u8| -> Sets {
-        p.iter()
-            .map(|g| g.iter().map(|&t| map(t)).collect())
-            .collect()
-    };
-    let mut with_transposes: BTreeSet<Sets> = BTreeSet::new();
+    let mut with_transposes = BTreeSet::new();
     for p in &seven {
-        assert!(with_transposes.insert(as_sets(p, &|t| t)), "{p:?} twice");
+        assert!(with_transposes.insert(tile_sets(p, false)), "{p:?} twice");
         assert!(
-            with_transposes.insert(as_sets(p, &transpose)),
+            with_transposes.insert(tile_sets(p, true)),
             "{p:?}'s transpose among them"
         );
     }
-    let all: BTreeSet<Sets> = fourteen.iter().map(|p| as_sets(p, &|t| t)).collect();
+    let all: BTreeSet<_> = fourteen.iter().map(|p| tile_sets(p, false)).collect();
     assert_eq!(with_transposes, all);
 }

@@ -318,10 +318,7 @@ pub(super) fn keep_best(
         let p = lock(ci);
         for (k, c) in p.iter().enumerate() {
             // (The slots of candidates a few on asked for ahead, in both tables: they are
-            // bigger than the caches, and this runs on one thread. Asking for the index
-            // too took 4-5% off the time of whole runs: 3 6x6 boards at width 131,072,
-            // 16.50 s and 14.75 s against 16.58 s and 15.86 s; 4 10x10 boards at 16,384,
-            // 9.27 s and 9.14 s against 9.99 s and 9.60 s; the same answers.)
+            // bigger than the caches, and this runs on one thread.)
             if let Some(a) = p.get(k + AHEAD) {
                 prefetch(seen, a.hash as usize & mask);
                 prefetch(slot_of, a.hash as usize & mask);
