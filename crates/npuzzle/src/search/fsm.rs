@@ -81,7 +81,7 @@ impl Fsm {
     /// the module's documentation). Depth 2 refuses exactly the moves that undo the last
     /// one.
     pub(crate) fn new(depth: usize) -> Fsm {
-        Fsm::of(&refused(depth))
+        Fsm::of(&refused(depth, 0))
     }
 
     /// The machine refusing `patterns`.
@@ -99,12 +99,16 @@ impl Fsm {
         M.get_or_init(|| Fsm::new(2))
     }
 
-    /// The machine of the refused sequences of at most `depth` moves shipped with the
-    /// library (found by [`Fsm::new`] ahead of time; [`SHIPPED_DEPTH`] at most).
-    fn shipped(depth: usize) -> Fsm {
-        let patterns: Vec<Vec<u8>> = decode(SHIPPED)
-            .expect("the shipped machine is checked by the tests")
-            .1
+    /// The machine of the refused sequences of at most `depth` moves in the shipped file
+    /// `bytes` (found by [`Fsm::new`] or [`refused`] ahead of time).
+    fn shipped(bytes: &[u8], depth: usize) -> Fsm {
+        let shipped = decode(bytes).expect("the shipped machines are checked by the tests");
+        assert!(
+            depth <= shipped.depth,
+            "the shipped file holds the depth asked for"
+        );
+        let patterns: Vec<Vec<u8>> = shipped
+            .patterns
             .into_iter()
             .filter(|p| p.len() <= depth)
             .collect();
@@ -112,81 +116,155 @@ impl Fsm {
     }
 
     /// The machine the exact searches on a board of `cells` cells use, built once per
-    /// process from the shipped sequences: up to [`SHIPPED_DEPTH`] moves on boards of more
-    /// than 16 cells (searches of seconds to hours; 627,000 states, about 25 ms to build),
-    /// up to [`SMALL_DEPTH`] on smaller ones (searches of milliseconds, where the bigger
-    /// machine's building and cache misses cost more than its pruning saves: Korf's 100
-    /// expand 1,417,471 nodes in 0.24 s with it, 1,400,646 in 0.29 s with depth 16).
+    /// process from the shipped sequences:
+    /// - 25 cells (the 24-puzzle, searches of minutes to hours): the sequences of up to
+    ///   [`FIVE_DEPTH`] moves whose blank spans at most 5 rows and 5 columns (the longer
+    ///   ones never fit the board); 566,023 sequences, about 2.6 million states, under a
+    ///   second to build. Against the depth-16 machine Korf & Felner's instances 1, 5, 22
+    ///   and 28 expand 390,856,139 nodes instead of 416,497,013.
+    /// - 17 to 24 cells: up to [`SHIPPED_DEPTH`] moves, any span (627,000 states, about
+    ///   25 ms to build).
+    /// - Up to 16 cells: up to [`SMALL_DEPTH`] moves (searches of milliseconds, where the
+    ///   bigger machine's building and cache misses cost more than its pruning saves:
+    ///   Korf's 100 expand 1,417,471 nodes in 0.24 s with it, 1,400,646 in 0.29 s with
+    ///   depth 16).
     pub(crate) fn for_cells(cells: usize) -> &'static Fsm {
         static SMALL: OnceLock<Fsm> = OnceLock::new();
         static BIG: OnceLock<Fsm> = OnceLock::new();
-        if cells <= 16 {
-            SMALL.get_or_init(|| Fsm::shipped(SMALL_DEPTH))
-        } else {
-            BIG.get_or_init(|| Fsm::shipped(SHIPPED_DEPTH))
+        static FIVE: OnceLock<Fsm> = OnceLock::new();
+        match cells {
+            ..=16 => SMALL.get_or_init(|| Fsm::shipped(SHIPPED, SMALL_DEPTH)),
+            25 => FIVE.get_or_init(|| Fsm::shipped(SHIPPED_FIVE, FIVE_DEPTH)),
+            _ => BIG.get_or_init(|| Fsm::shipped(SHIPPED, SHIPPED_DEPTH)),
         }
     }
 }
 
-/// The depth of the refused sequences shipped with the library.
+/// The depth of the refused sequences shipped for any board ([`SHIPPED`]).
 pub(crate) const SHIPPED_DEPTH: usize = 16;
 
 /// The depth of the machine on boards of up to 16 cells.
 pub(crate) const SMALL_DEPTH: usize = 14;
 
+/// The depth of the refused sequences shipped for 5x5 boards ([`SHIPPED_FIVE`]).
+pub(crate) const FIVE_DEPTH: usize = 18;
+
+/// The most rows or columns the blank of a sequence in [`SHIPPED_FIVE`] spans.
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) const FIVE_SPAN: usize = 5;
+
 /// The refused sequences of up to [`SHIPPED_DEPTH`] moves, as [`encode`] writes them.
-/// Made by `NPUZZLE_WRITE_FSM=1 cargo test --release -p npuzzle --lib
-/// shipped_sequences_are_current -- --ignored` (about six minutes).
+/// Made (with [`SHIPPED_FIVE`]) by `NPUZZLE_WRITE_FSM=1 cargo test --release -p npuzzle
+/// --lib shipped_sequences_are_current -- --ignored` (about five minutes, 5 GB).
 static SHIPPED: &[u8] = include_bytes!("fsm.bin");
 
-/// The refused sequences as bytes: the magic `NPFSM1`, the depth (one byte), then per
-/// length from 1 to the depth the count of sequences (u32, little-endian) and each
-/// sequence's moves packed two bits a move, the first highest (u32, little-endian).
+/// The refused sequences of up to [`FIVE_DEPTH`] moves spanning at most [`FIVE_SPAN`]
+/// rows and columns, as [`encode`] writes them.
+static SHIPPED_FIVE: &[u8] = include_bytes!("fsm5x5.bin");
+
+/// A shipped file read back.
+#[derive(Debug)]
+struct Shipped {
+    depth: usize,
+    /// The most rows or columns a sequence spans; 0 for any.
+    #[cfg_attr(not(test), allow(dead_code))]
+    span: usize,
+    patterns: Vec<Vec<u8>>,
+}
+
+/// The refused sequences as bytes: the magic `NPFSM2`, the depth and the span (one byte
+/// each; span 0 for any), then per length from 1 to the depth the count of sequences
+/// (u32, little-endian) and the sequences in increasing order, each packed two bits a
+/// move (the first highest) and written as its difference from the one before (the
+/// first from 0) in LEB128.
 #[cfg(test)]
-fn encode(depth: usize, patterns: &[Vec<u8>]) -> Vec<u8> {
-    assert!(depth <= 16, "sequences are packed in 32 bits");
-    let mut out = b"NPFSM1".to_vec();
+fn encode(depth: usize, span: usize, patterns: &[Vec<u8>]) -> Vec<u8> {
+    assert!(depth <= 31 && span < 256, "sequences are packed in 64 bits");
+    let mut out = b"NPFSM2".to_vec();
     out.push(depth as u8);
+    out.push(span as u8);
     for len in 1..=depth {
-        let of_len: Vec<&Vec<u8>> = patterns.iter().filter(|p| p.len() == len).collect();
-        out.extend_from_slice(&(of_len.len() as u32).to_le_bytes());
-        for p in of_len {
-            let code = p.iter().fold(0u32, |a, &d| (a << 2) | d as u32);
-            out.extend_from_slice(&code.to_le_bytes());
+        let mut codes: Vec<u64> = patterns
+            .iter()
+            .filter(|p| p.len() == len)
+            .map(|p| p.iter().fold(0u64, |a, &d| (a << 2) | d as u64))
+            .collect();
+        codes.sort_unstable();
+        out.extend_from_slice(&(codes.len() as u32).to_le_bytes());
+        let mut last = 0;
+        for c in codes {
+            let mut delta = c - last;
+            last = c;
+            loop {
+                let byte = (delta & 0x7f) as u8;
+                delta >>= 7;
+                if delta == 0 {
+                    out.push(byte);
+                    break;
+                }
+                out.push(byte | 0x80);
+            }
         }
     }
     out
 }
 
-/// Reads what [`encode`] wrote: the depth and the sequences.
-fn decode(bytes: &[u8]) -> Result<(usize, Vec<Vec<u8>>), String> {
+/// Reads what [`encode`] wrote.
+fn decode(bytes: &[u8]) -> Result<Shipped, String> {
     let rest = bytes
-        .strip_prefix(b"NPFSM1")
-        .ok_or("expected the magic NPFSM1")?;
-    let (&depth, mut rest) = rest.split_first().ok_or("expected a depth")?;
-    let depth = depth as usize;
-    if depth > 16 {
-        return Err(format!("expected a depth of at most 16, found {depth}"));
-    }
-    let mut word = |what: &str| -> Result<u32, String> {
-        let (w, r) = rest
-            .split_first_chunk::<4>()
-            .ok_or(format!("expected {what}, found the end"))?;
-        rest = r;
-        Ok(u32::from_le_bytes(*w))
+        .strip_prefix(b"NPFSM2")
+        .ok_or("expected the magic NPFSM2")?;
+    let [depth, span, ref rest @ ..] = *rest else {
+        return Err("expected a depth and a span, found the end".into());
     };
+    let (depth, span) = (depth as usize, span as usize);
+    if depth > 31 {
+        return Err(format!("expected a depth of at most 31, found {depth}"));
+    }
+    let mut rest = rest;
     let mut patterns = Vec::new();
     for len in 1..=depth {
-        let count = word("a count")?;
-        for _ in 0..count {
-            let code = word("a sequence")?;
-            patterns.push(moves_of(code as u64, len).collect());
+        let (count, r) = rest
+            .split_first_chunk::<4>()
+            .ok_or(format!("expected the count of length {len}, found the end"))?;
+        rest = r;
+        let mut code = 0u64;
+        for _ in 0..u32::from_le_bytes(*count) {
+            let mut delta = 0u64;
+            let mut shift = 0;
+            loop {
+                let (&byte, r) = rest.split_first().ok_or(format!(
+                    "expected a sequence of length {len}, found the end"
+                ))?;
+                rest = r;
+                if shift > 56 {
+                    return Err(format!(
+                        "expected a sequence of length {len}, found too many bytes"
+                    ));
+                }
+                delta |= ((byte & 0x7f) as u64) << shift;
+                shift += 7;
+                if byte & 0x80 == 0 {
+                    break;
+                }
+            }
+            code = code
+                .checked_add(delta)
+                .filter(|&c| c < 1u64 << (2 * len))
+                .ok_or(format!(
+                    "expected a sequence of {len} moves, found a larger number"
+                ))?;
+            patterns.push(moves_of(code, len).collect());
         }
     }
     if !rest.is_empty() {
         return Err(format!("expected the end, found {} more bytes", rest.len()));
     }
-    Ok((depth, patterns))
+    Ok(Shipped {
+        depth,
+        span,
+        patterns,
+    })
 }
 
 /// A fast hasher for the generator's effect keys (a multiply-rotate mix, as in rustc's
@@ -223,23 +301,30 @@ fn moves_of(code: u64, len: usize) -> impl Iterator<Item = u8> {
 
 /// The refused sequences of at most `depth` moves (at most 31), each as its moves
 /// (direction indices), shortest first and in order within a length; none contains
-/// another.
-fn refused(depth: usize) -> Vec<Vec<u8>> {
+/// another. With `span` above 0, only those whose blank spans at most `span` rows and
+/// `span` columns: exactly the others' refused sequences within that span, since a
+/// sequence's twins stay within its box (a test checks it).
+///
+/// Every live (not refused) sequence is kept only as its moves and a 64-bit hash of its
+/// effect; a candidate whose hash meets a kept one's is played again beside it, so twins
+/// are decided on the whole effect and the footprint, never on the hash alone.
+fn refused(depth: usize, span: usize) -> Vec<Vec<u8>> {
     assert!(depth <= 31, "sequences are packed in a word");
-    // A grid big enough that no sequence reaches its edge, the blank in the middle.
-    let side = 2 * depth + 3;
-    let centre = (depth + 1) * side + depth + 1;
-    let offset = |d: u8| STEP[d as usize].0 * side as i32 + STEP[d as usize].1;
-    // Per effect (the blank's cell, then each moved cell with the cell its tile came
-    // from), the footprints (cells the blank visited) of the live sequences that have it.
-    let mut effects: MixMap<Box<[u16]>, Vec<Box<[u16]>>> = MixMap::default();
-    effects.insert(Box::new([centre as u16]), vec![Box::new([centre as u16])]);
+    let grid = Grid::new(depth);
+    let span = if span == 0 { usize::MAX } else { span };
+    let mut scratch = Played::default();
+    let mut other = Played::default();
+    // Per effect hash, the first kept sequence with it (an index into `kept`); each kept
+    // sequence links to the next with the same hash.
+    let mut heads: MixMap<u64, u32> = MixMap::default();
+    // Kept sequences: moves, length, the next with the same hash (u32::MAX: none).
+    let mut kept: Vec<(u64, u8, u32)> = Vec::new();
     let mut patterns: Vec<Vec<u8>> = Vec::new();
+    grid.play(0, 0, &mut scratch);
+    heads.insert(scratch.hash, 0);
+    kept.push((0, 0, u32::MAX));
     // The live sequences of the last length, in order.
     let mut level: Vec<u64> = vec![0];
-    let mut grid: Vec<u16> = (0..(side * side) as u16).collect();
-    let mut foot: Vec<u16> = Vec::with_capacity(depth + 1);
-    let mut key: Vec<u16> = Vec::with_capacity(2 * depth + 3);
     for len in 0..depth {
         // The machine of the patterns so far: a sequence one longer is dead when a
         // shorter refused sequence ends it.
@@ -252,45 +337,33 @@ fn refused(depth: usize) -> Vec<Vec<u8>> {
                     continue;
                 }
                 let t = (code << 2) | d as u64;
-                // Play it on the grid, noting the blank's cells and their box.
-                let mut blank = centre;
-                foot.clear();
-                foot.push(centre as u16);
-                for m in moves_of(t, len + 1) {
-                    let to = (blank as i32 + offset(m)) as usize;
-                    grid.swap(blank, to);
-                    blank = to;
-                    foot.push(to as u16);
+                grid.play(t, len + 1, &mut scratch);
+                if scratch.rows.1 - scratch.rows.0 >= span
+                    || scratch.cols.1 - scratch.cols.0 >= span
+                {
+                    // Too wide: neither refused nor extended.
+                    continue;
                 }
-                foot.sort_unstable();
-                foot.dedup();
-                let (mut r0, mut r1, mut c0, mut c1) = (usize::MAX, 0, usize::MAX, 0);
-                key.clear();
-                key.push(blank as u16);
-                for &c in &foot {
-                    let (r, cc) = (c as usize / side, c as usize % side);
-                    (r0, r1, c0, c1) = (r0.min(r), r1.max(r), c0.min(cc), c1.max(cc));
-                    if grid[c as usize] != c {
-                        key.push(c);
-                        key.push(grid[c as usize]);
-                    }
-                }
-                for &c in &foot {
-                    grid[c as usize] = c;
-                }
-                // Refused if a twin found before stays within this one's box: on a
+                // Refused if a twin kept before stays within this one's box: on a
                 // rectangular board the twin can be played wherever this one can.
-                let inside = |f: &[u16]| {
-                    f.iter().all(|&c| {
-                        let (r, cc) = (c as usize / side, c as usize % side);
-                        (r0..=r1).contains(&r) && (c0..=c1).contains(&cc)
-                    })
-                };
-                let twins = effects.entry(key.as_slice().into()).or_default();
-                if twins.iter().any(|f| inside(f)) {
+                let mut at = heads.get(&scratch.hash).copied().unwrap_or(u32::MAX);
+                let mut twin = false;
+                while at != u32::MAX {
+                    let (c, l, next) = kept[at as usize];
+                    grid.play(c, l as usize, &mut other);
+                    if other.key == scratch.key && other.foot.iter().all(|&f| scratch.inside(f)) {
+                        twin = true;
+                        break;
+                    }
+                    at = next;
+                }
+                if twin {
                     patterns.push(moves_of(t, len + 1).collect());
                 } else {
-                    twins.push(foot.as_slice().into());
+                    let index = u32::try_from(kept.len()).expect("fewer than 2^32 sequences");
+                    let head = heads.entry(scratch.hash).or_insert(u32::MAX);
+                    kept.push((t, (len + 1) as u8, *head));
+                    *head = index;
                     next_level.push(t);
                 }
             }
@@ -298,6 +371,94 @@ fn refused(depth: usize) -> Vec<Vec<u8>> {
         level = next_level;
     }
     patterns
+}
+
+/// An unbounded grid for [`refused`]: big enough that no sequence of its depth reaches
+/// the edge, the blank starting in the middle.
+struct Grid {
+    side: usize,
+    centre: usize,
+}
+
+/// What playing a sequence leaves: its effect (the blank's cell, then each moved cell
+/// with the cell its tile came from), the effect's hash, the cells the blank visited and
+/// their box.
+#[derive(Default)]
+struct Played {
+    key: Vec<u16>,
+    hash: u64,
+    foot: Vec<u16>,
+    cells: Vec<u16>,
+    rows: (usize, usize),
+    cols: (usize, usize),
+    side: usize,
+}
+
+impl Played {
+    /// Whether grid cell `c` lies within the box.
+    fn inside(&self, c: u16) -> bool {
+        let (r, cc) = (c as usize / self.side, c as usize % self.side);
+        (self.rows.0..=self.rows.1).contains(&r) && (self.cols.0..=self.cols.1).contains(&cc)
+    }
+}
+
+impl Grid {
+    fn new(depth: usize) -> Grid {
+        let side = 2 * depth + 3;
+        Grid {
+            side,
+            centre: (depth + 1) * side + depth + 1,
+        }
+    }
+
+    /// Plays the sequence `code` of `len` moves into `out`.
+    fn play(&self, code: u64, len: usize, out: &mut Played) {
+        let side = self.side;
+        let offset = |d: u8| STEP[d as usize].0 * side as i32 + STEP[d as usize].1;
+        out.side = side;
+        out.foot.clear();
+        // The tiles on the cells the blank visits, as (cell, tile from): only those move.
+        out.cells.clear();
+        let mut blank = self.centre;
+        out.foot.push(blank as u16);
+        out.cells.push(blank as u16);
+        for m in moves_of(code, len) {
+            let to = (blank as i32 + offset(m)) as usize;
+            out.foot.push(to as u16);
+            blank = to;
+        }
+        // Replay on a small map of the visited cells: cell -> tile now there.
+        let mut foot = out.foot.clone();
+        foot.sort_unstable();
+        foot.dedup();
+        let mut tiles: Vec<u16> = foot.clone();
+        let pos = |c: u16| foot.binary_search(&c).expect("a visited cell");
+        let mut b = pos(self.centre as u16);
+        for &to in &out.foot[1..] {
+            let t = pos(to);
+            tiles.swap(b, t);
+            b = t;
+        }
+        out.key.clear();
+        out.key.push(blank as u16);
+        let (mut r0, mut r1, mut c0, mut c1) = (usize::MAX, 0, usize::MAX, 0);
+        for (i, &c) in foot.iter().enumerate() {
+            let (r, cc) = (c as usize / side, c as usize % side);
+            (r0, r1, c0, c1) = (r0.min(r), r1.max(r), c0.min(cc), c1.max(cc));
+            if tiles[i] != c {
+                out.key.push(c);
+                out.key.push(tiles[i]);
+            }
+        }
+        out.rows = (r0, r1);
+        out.cols = (c0, c1);
+        let mut h = Mix(0x9e37_79b9_7f4a_7c15);
+        for &k in &out.key {
+            std::hash::Hasher::write_u64(&mut h, k as u64);
+        }
+        out.hash = std::hash::Hasher::finish(&h) ^ (out.key.len() as u64).rotate_left(32);
+        out.foot = foot;
+    }
 }
 
 /// The Aho-Corasick automaton of `patterns` over the four directions: the transition
@@ -386,7 +547,7 @@ mod tests {
         // The shipped machines, on the boards that use them.
         keeps_every_shortest_path(Fsm::for_cells(25), "5x5", 8);
         keeps_every_shortest_path(Fsm::for_cells(16), "4x4", 8);
-        keeps_every_shortest_path(Fsm::for_cells(25), "6x3", 8);
+        keeps_every_shortest_path(Fsm::for_cells(18), "6x3", 8);
     }
 
     /// From the blank at each of several cells (corners, edges, middle) of a solved
@@ -453,7 +614,7 @@ mod tests {
     /// The check has teeth: a machine that also refuses going up twice in a row fails it.
     #[test]
     fn the_check_catches_a_machine_refusing_too_much() {
-        let mut patterns = refused(8);
+        let mut patterns = refused(8, 0);
         patterns.push(vec![0, 0]);
         let greedy = Fsm::of(&patterns);
         let caught = std::panic::catch_unwind(|| keeps_every_shortest_path(&greedy, "3x3", 8));
@@ -463,11 +624,38 @@ mod tests {
     /// The same deeper, on small boards where every path meets the edges: the longest
     /// refused sequences too.
     #[test]
-    fn the_shipped_machine_keeps_shortest_paths_near_edges() {
-        let m = Fsm::for_cells(25);
-        keeps_every_shortest_path(m, "3x3", 16);
-        keeps_every_shortest_path(m, "4x2", 16);
-        keeps_every_shortest_path(m, "4x3", 14);
+    fn the_shipped_machines_keep_shortest_paths_near_edges() {
+        for cells in [24, 25] {
+            let m = Fsm::for_cells(cells);
+            keeps_every_shortest_path(m, "3x3", 16);
+            keeps_every_shortest_path(m, "4x2", 16);
+            keeps_every_shortest_path(m, "4x3", 14);
+        }
+    }
+
+    /// Limiting the span keeps exactly the refused sequences within it: their twins,
+    /// and the twins' refusals, all stay within the same box.
+    #[test]
+    fn a_span_limit_keeps_the_sequences_within_it() {
+        let all = refused(10, 0);
+        for span in [2, 3] {
+            let within: Vec<Vec<u8>> = all
+                .iter()
+                .filter(|p| {
+                    let (mut r, mut c) = (0i32, 0i32);
+                    let (mut rows, mut cols) = ((0, 0), (0, 0));
+                    for &d in p.iter() {
+                        (r, c) = (r + STEP[d as usize].0, c + STEP[d as usize].1);
+                        rows = (rows.0.min(r), rows.1.max(r));
+                        cols = (cols.0.min(c), cols.1.max(c));
+                    }
+                    rows.1 - rows.0 < span && cols.1 - cols.0 < span
+                })
+                .cloned()
+                .collect();
+            assert!(within.len() > 4 && within.len() < all.len(), "span {span}");
+            assert_eq!(refused(10, span as usize), within, "span {span}");
+        }
     }
 }
 
@@ -476,30 +664,60 @@ mod shipped {
     use super::*;
 
     /// The shipped sequences read back, and their first lengths are what the generator
-    /// finds (the whole depth: the ignored test below, which also rewrites the file).
+    /// finds (the whole depth: the ignored test below, which also rewrites the files).
     #[test]
     fn shipped_sequences_start_as_generated() {
-        let (depth, patterns) = decode(SHIPPED).unwrap();
-        assert_eq!(depth, SHIPPED_DEPTH);
-        let short: Vec<Vec<u8>> = patterns.into_iter().filter(|p| p.len() <= 10).collect();
-        assert_eq!(short, refused(10));
-        assert!(decode(&SHIPPED[..SHIPPED.len() - 1]).is_err());
-        assert!(decode(b"NPFSM1").is_err());
+        for (bytes, depth, span) in [
+            (SHIPPED, SHIPPED_DEPTH, 0),
+            (SHIPPED_FIVE, FIVE_DEPTH, FIVE_SPAN),
+        ] {
+            let shipped = decode(bytes).unwrap();
+            assert_eq!((shipped.depth, shipped.span), (depth, span));
+            let short: Vec<Vec<u8>> = shipped
+                .patterns
+                .into_iter()
+                .filter(|p| p.len() <= 10)
+                .collect();
+            assert_eq!(short, refused(10, span));
+            assert!(decode(&bytes[..bytes.len() - 1]).is_err());
+            let mut longer = bytes.to_vec();
+            longer.push(0);
+            assert!(decode(&longer).is_err());
+        }
+        assert_eq!(
+            decode(b"NPFSM2").err().unwrap(),
+            "expected a depth and a span, found the end"
+        );
+        assert!(decode(b"NPFSM1\x10\x00").is_err());
+        // A sequence's number too large for its length.
+        let mut forged = b"NPFSM2\x01\x00".to_vec();
+        forged.extend_from_slice(&1u32.to_le_bytes());
+        forged.push(4);
+        assert!(decode(&forged).unwrap_err().contains("larger number"));
     }
 
-    /// The whole shipped file is what the generator finds (minutes: run by hand, with
-    /// `NPUZZLE_WRITE_FSM=1` to rewrite the file).
+    /// The whole shipped files are what the generator finds (minutes and gigabytes: run
+    /// by hand, with `NPUZZLE_WRITE_FSM=1` to rewrite the files).
     #[test]
     #[ignore]
     fn shipped_sequences_are_current() {
-        let fresh = encode(SHIPPED_DEPTH, &refused(SHIPPED_DEPTH));
-        if std::env::var_os("NPUZZLE_WRITE_FSM").is_some() {
-            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/search/fsm.bin");
-            std::fs::write(path, &fresh).unwrap();
+        let mut stale = Vec::new();
+        for (name, bytes, depth, span) in [
+            ("fsm.bin", SHIPPED, SHIPPED_DEPTH, 0),
+            ("fsm5x5.bin", SHIPPED_FIVE, FIVE_DEPTH, FIVE_SPAN),
+        ] {
+            let fresh = encode(depth, span, &refused(depth, span));
+            if std::env::var_os("NPUZZLE_WRITE_FSM").is_some() {
+                let path = format!("{}/src/search/{name}", env!("CARGO_MANIFEST_DIR"));
+                std::fs::write(path, &fresh).unwrap();
+            }
+            if fresh != bytes {
+                stale.push(name);
+            }
         }
         assert!(
-            fresh == SHIPPED,
-            "src/search/fsm.bin is not what the generator finds"
+            stale.is_empty(),
+            "not what the generator finds: src/search/{stale:?}"
         );
     }
 }
