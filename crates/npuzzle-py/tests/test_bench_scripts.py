@@ -226,17 +226,22 @@ def test_the_cluster_projection_reads_either_heuristics_recorded_nodes():
         )
 
     ratios = {}
-    for heuristic in ("catalogue", "small"):
+    for heuristic in ("catalogue", "small", "small18"):
         out = run("calibrate", "--heuristic", heuristic)
         assert out.returncode == 0, out.stderr
         assert "16 instances measured: 1, 5, 13, 16, 20," in out.stdout
         line = next(l for l in out.stdout.splitlines() if l.split()[:1] == ["6666"])
         ratios[heuristic] = float(line.split()[1])
-    # The seven partitions take fewer nodes than the catalogue on the same instances.
-    assert ratios["small"] < ratios["catalogue"]
+    # The seven partitions take fewer nodes than the catalogue on the same instances, and
+    # fewer still with the 18-move duplicate machine.
+    assert ratios["small18"] < ratios["small"] < ratios["catalogue"]
     out = run("paper", "--heuristic", "small", "--rate", "2.6e6", "--ratio", "0.1",
               "--machines", "1", "--cores", "2")
     assert out.returncode == 0, out.stderr
     assert "instance 20 (92 moves)" in out.stdout and "measured: 1.48e+09" in out.stdout
+    out = run("paper", "--heuristic", "small18", "--rate", "2.0e6", "--ratio", "0.09",
+              "--machines", "1", "--cores", "2")
+    assert out.returncode == 0, out.stderr
+    assert "measured: 1.33e+09" in out.stdout
     out = run("calibrate", "--heuristic", "nine")
     assert out.returncode != 0 and "invalid choice" in out.stderr
