@@ -51,6 +51,26 @@ fn memory_beyond_the_machine_is_refused_with_the_figure() {
     assert!(!err.contains("but the memory limit is"), "{err}");
 }
 
+/// A database build over `--max-memory` is refused before it is announced: no "building"
+/// line, nothing saved.
+#[test]
+fn a_build_over_the_memory_limit_is_refused_before_it_is_announced() {
+    let dir = sandbox().join("pdb-over-limit");
+    let d = dir.to_str().unwrap();
+    for extra in [&[][..], &["--zero-aware"][..]] {
+        let mut args = vec!["pdb", "build", "--size", "5x5", "--pdb", "6-6-6-6"];
+        args.extend_from_slice(&["--pdb-dir", d, "--max-memory", "100M"]);
+        args.extend_from_slice(extra);
+        let o = npuzzle(&args, "");
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(3), "{err}");
+        assert!(err.contains("the memory limit is 100.0 MiB"), "{err}");
+        assert!(!err.contains("building"), "{err}");
+        let saved = std::fs::read_dir(&dir).map(|r| r.count()).unwrap_or(0);
+        assert_eq!(saved, 0, "{err}");
+    }
+}
+
 #[test]
 fn a_full_stdout_is_an_io_error_and_a_full_stderr_loses_nothing() {
     if !std::path::Path::new("/dev/full").exists() {

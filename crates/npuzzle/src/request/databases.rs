@@ -104,6 +104,8 @@ impl Core {
         must_save: bool,
         zero_aware: bool,
     ) -> Result<PatternDb, SearchError> {
+        // Refused before it is announced.
+        PatternDb::check_build(goal, tiles, limits, zero_aware)?;
         let entries = Placement::new(goal.size().cells(), tiles.len()).count();
         let large = entries > 1_000_000;
         if large {

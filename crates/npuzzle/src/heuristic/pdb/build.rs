@@ -86,6 +86,41 @@ impl PatternDb {
         Self::build_of(goal, tiles, limits, threads, progress, true)
     }
 
+    /// Whether `tiles` for `goal` can be built within `limits`: the pattern is valid, a
+    /// zero-aware database fits the board, and the build's memory fits the limit. What
+    /// [`build_of`](Self::build_of) checks first, for a caller to ask before announcing a
+    /// build.
+    pub(crate) fn check_build(
+        goal: &Board,
+        tiles: &[u8],
+        limits: &Limits,
+        zero_aware: bool,
+    ) -> Result<(), SearchError> {
+        let size = goal.size();
+        let n = size.cells();
+        let k = tiles.len();
+        check_pattern(size, tiles).map_err(|reason| SearchError::Unsupported {
+            algorithm: "pdb",
+            reason: reason.to_string(),
+        })?;
+        if zero_aware && n > ZERO_AWARE_MAX_CELLS {
+            return Err(SearchError::Unsupported {
+                algorithm: "pdb build",
+                reason: format!(
+                    "zero-aware databases are for boards of up to {ZERO_AWARE_MAX_CELLS} cells, \
+                     found {size} ({n} cells)"
+                ),
+            });
+        }
+        limits.check_memory(
+            "pdb build",
+            size,
+            build_memory_of(size, k, zero_aware),
+            "idastar with smaller patterns",
+        )?;
+        Ok(())
+    }
+
     /// Builds the database of `tiles` towards `goal`: zero-aware
     /// ([`build_zero_aware`](Self::build_zero_aware)) with `zero_aware`, else plain
     /// ([`build`](Self::build)).
@@ -110,25 +145,7 @@ impl PatternDb {
         let size = goal.size();
         let n = size.cells();
         let k = tiles.len();
-        check_pattern(size, tiles).map_err(|reason| SearchError::Unsupported {
-            algorithm: "pdb",
-            reason: reason.to_string(),
-        })?;
-        if zero_aware && n > ZERO_AWARE_MAX_CELLS {
-            return Err(SearchError::Unsupported {
-                algorithm: "pdb build",
-                reason: format!(
-                    "zero-aware databases are for boards of up to {ZERO_AWARE_MAX_CELLS} cells, \
-                     found {size} ({n} cells)"
-                ),
-            });
-        }
-        limits.check_memory(
-            "pdb build",
-            size,
-            build_memory_of(size, k, zero_aware),
-            "idastar with smaller patterns",
-        )?;
+        Self::check_build(goal, tiles, limits, zero_aware)?;
         let place = Placement::new(n, k);
         let count = place.count();
         let s = n - k;
