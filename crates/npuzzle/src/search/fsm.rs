@@ -351,7 +351,9 @@ fn refused(depth: usize, span: usize) -> Vec<Vec<u8>> {
                 while at != u32::MAX {
                     let (c, l, next) = kept[at as usize];
                     grid.play(c, l as usize, &mut other);
-                    if other.key == scratch.key && other.foot.iter().all(|&f| scratch.inside(f)) {
+                    if other.key == scratch.key
+                        && other.foot.iter().all(|&f| grid.inside(&scratch, f))
+                    {
                         twin = true;
                         break;
                     }
@@ -382,24 +384,19 @@ struct Grid {
 
 /// What playing a sequence leaves: its effect (the blank's cell, then each moved cell
 /// with the cell its tile came from), the effect's hash, the cells the blank visited and
-/// their box.
+/// their box. Its buffers are reused from one sequence to the next.
 #[derive(Default)]
 struct Played {
     key: Vec<u16>,
     hash: u64,
+    /// The blank's cells in the order it visits them.
+    path: Vec<u16>,
+    /// The cells the blank visited, in increasing order, each once.
     foot: Vec<u16>,
-    cells: Vec<u16>,
+    /// The cell each tile on `foot` came from (in `foot`'s order).
+    tiles: Vec<u16>,
     rows: (usize, usize),
     cols: (usize, usize),
-    side: usize,
-}
-
-impl Played {
-    /// Whether grid cell `c` lies within the box.
-    fn inside(&self, c: u16) -> bool {
-        let (r, cc) = (c as usize / self.side, c as usize % self.side);
-        (self.rows.0..=self.rows.1).contains(&r) && (self.cols.0..=self.cols.1).contains(&cc)
-    }
 }
 
 impl Grid {
@@ -411,43 +408,48 @@ impl Grid {
         }
     }
 
+    /// Whether grid cell `c` lies within the box of `played`.
+    fn inside(&self, played: &Played, c: u16) -> bool {
+        let (r, cc) = (c as usize / self.side, c as usize % self.side);
+        (played.rows.0..=played.rows.1).contains(&r)
+            && (played.cols.0..=played.cols.1).contains(&cc)
+    }
+
     /// Plays the sequence `code` of `len` moves into `out`.
     fn play(&self, code: u64, len: usize, out: &mut Played) {
         let side = self.side;
         let offset = |d: u8| STEP[d as usize].0 * side as i32 + STEP[d as usize].1;
-        out.side = side;
-        out.foot.clear();
-        // The tiles on the cells the blank visits, as (cell, tile from): only those move.
-        out.cells.clear();
         let mut blank = self.centre;
-        out.foot.push(blank as u16);
-        out.cells.push(blank as u16);
+        out.path.clear();
+        out.path.push(blank as u16);
         for m in moves_of(code, len) {
-            let to = (blank as i32 + offset(m)) as usize;
-            out.foot.push(to as u16);
-            blank = to;
+            blank = (blank as i32 + offset(m)) as usize;
+            out.path.push(blank as u16);
         }
-        // Replay on a small map of the visited cells: cell -> tile now there.
-        let mut foot = out.foot.clone();
-        foot.sort_unstable();
-        foot.dedup();
-        let mut tiles: Vec<u16> = foot.clone();
+        // Only the tiles on the visited cells move: replay on those alone.
+        out.foot.clear();
+        out.foot.extend_from_slice(&out.path);
+        out.foot.sort_unstable();
+        out.foot.dedup();
+        out.tiles.clear();
+        out.tiles.extend_from_slice(&out.foot);
+        let foot = &out.foot;
         let pos = |c: u16| foot.binary_search(&c).expect("a visited cell");
         let mut b = pos(self.centre as u16);
-        for &to in &out.foot[1..] {
+        for &to in &out.path[1..] {
             let t = pos(to);
-            tiles.swap(b, t);
+            out.tiles.swap(b, t);
             b = t;
         }
         out.key.clear();
         out.key.push(blank as u16);
         let (mut r0, mut r1, mut c0, mut c1) = (usize::MAX, 0, usize::MAX, 0);
-        for (i, &c) in foot.iter().enumerate() {
+        for (&c, &tile) in out.foot.iter().zip(&out.tiles) {
             let (r, cc) = (c as usize / side, c as usize % side);
             (r0, r1, c0, c1) = (r0.min(r), r1.max(r), c0.min(cc), c1.max(cc));
-            if tiles[i] != c {
+            if tile != c {
                 out.key.push(c);
-                out.key.push(tiles[i]);
+                out.key.push(tile);
             }
         }
         out.rows = (r0, r1);
@@ -457,7 +459,6 @@ impl Grid {
             std::hash::Hasher::write_u64(&mut h, k as u64);
         }
         out.hash = std::hash::Hasher::finish(&h) ^ (out.key.len() as u64).rotate_left(32);
-        out.foot = foot;
     }
 }
 
