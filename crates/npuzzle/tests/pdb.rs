@@ -743,6 +743,60 @@ fn a_group_in_several_partitions_is_read_once() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A partition that leaves tiles out is taken (its estimate stays a lower bound), with a
+/// note naming the tiles; a whole one gets no note.
+#[test]
+fn a_partition_that_leaves_tiles_out_is_noted() {
+    use npuzzle::request::{Event, Note, Sources};
+    use std::sync::{Arc, Mutex};
+    let dir = pdb_folder("left-out-pdb");
+    let goal = Board::solved("3x3".parse().unwrap());
+    let notes_of = |spec: &str| {
+        let notes = Arc::new(Mutex::new(Vec::<Note>::new()));
+        let heard = notes.clone();
+        let core = npuzzle::request::Core::new(Sources {
+            pdb_dir: Some(dir.clone()),
+            listener: Some(Arc::new(move |e: &Event<'_>| {
+                if let Event::Note(t) = e {
+                    heard.lock().unwrap().push((*t).clone());
+                }
+            })),
+            ..Sources::default()
+        });
+        let h = core.named_pdbs(&goal, spec, &Limits::default()).unwrap();
+        let start: Board = "8 6 7/2 5 4/3 0 1".parse().unwrap();
+        let s = idastar_pdb(&start, &goal, &h, &Limits::default()).unwrap();
+        assert_eq!(s.len(), 31, "{spec}: still optimal");
+        let texts: Vec<String> = notes
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|n| n.text.clone())
+            .collect();
+        texts
+    };
+    let one = notes_of("1,2,3/5");
+    assert!(
+        one.iter()
+            .any(|t| t.contains("the partition leaves tiles 4, 6-8 in no group")),
+        "{one:?}"
+    );
+    let two = notes_of("1,2,3,4/5,6,7,8 + 1,2,3/4,5,6,7");
+    assert!(
+        two.iter()
+            .any(|t| t.contains("partition 2 of 2 leaves tile 8 in no group: it adds")),
+        "{two:?}"
+    );
+    assert!(
+        !two.iter().any(|t| t.contains("partition 1 of 2")),
+        "{two:?}"
+    );
+    assert!(notes_of("1,2,3,4/5,6,7,8")
+        .iter()
+        .all(|t| !t.contains("in no group")));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Too many partitions are refused before any database is built or saved.
 #[test]
 fn too_many_partitions_are_refused_before_building() {

@@ -16,7 +16,7 @@ use crate::error::SearchError;
 use crate::heuristic::pdb::PdbHeuristic;
 use crate::heuristic::pdb::{
     build_memory, build_memory_of, cached_file, check_partition_count, file_name_of, is_image,
-    partition, partitions, Load, PatternDb, Placement, CATALOGUE_24,
+    left_out, partition, partitions, Load, PatternDb, Placement, CATALOGUE_24,
 };
 use crate::limits::Limits;
 use crate::search::{self};
@@ -229,6 +229,27 @@ impl Core {
         let parts = partitions(goal, spec).map_err(|e| bad("pdb", e))?;
         // Counted before anything is built: too many partitions are refused at once.
         check_partition_count(parts.len()).map_err(|e| bad("pdb", e))?;
+        for (i, groups) in parts.iter().enumerate() {
+            let left = left_out(goal, groups);
+            if !left.is_empty() {
+                let which = if parts.len() > 1 {
+                    format!("partition {} of {}", i + 1, parts.len())
+                } else {
+                    "the partition".to_string()
+                };
+                self.note(Note::new(format!(
+                    "pdb: {which} leaves tile{} {} in no group: {} nothing to its estimate \
+                     (answers stay optimal; searches take longer)",
+                    if left.len() > 1 { "s" } else { "" },
+                    crate::heuristic::pdb::runs(&left),
+                    if left.len() > 1 {
+                        "they add"
+                    } else {
+                        "it adds"
+                    },
+                )));
+            }
+        }
         let (how, copy) = self.catalogue_load(goal, parts.len(), self.sources.load);
         let started = Instant::now();
         let sets = each_group_once(&parts, |tiles, got| {

@@ -47,7 +47,8 @@ pub use file::{
     cached_file, file_name, file_name_of, zero_aware_file_name, Load, PdbInfo, PROVE_ON_LOAD,
 };
 pub use image::is_image;
-pub use partition::{check_pattern, partition, partitions, CATALOGUE_24, PRESETS};
+pub(crate) use partition::runs;
+pub use partition::{check_pattern, left_out, partition, partitions, CATALOGUE_24, PRESETS};
 pub use placement::Placement;
 
 /// The largest board a pattern database indexes (cells).

@@ -233,6 +233,42 @@ fn partitions_in_words(goal: &Board, spec: &str) -> Result<Vec<Vec<Vec<u8>>>, St
         .collect()
 }
 
+/// The goal's tiles in none of `groups`, in order: they add nothing to the partition's
+/// estimate (it stays a lower bound, only weaker).
+///
+/// ```
+/// use npuzzle::heuristic::pdb::left_out;
+/// use npuzzle::Board;
+/// let goal = Board::solved("3x3".parse().unwrap());
+/// assert_eq!(left_out(&goal, &[vec![1, 2, 3], vec![5, 8]]), vec![4, 6, 7]);
+/// assert!(left_out(&goal, &[vec![1, 2, 3, 4], vec![5, 6, 7, 8]]).is_empty());
+/// ```
+pub fn left_out(goal: &Board, groups: &[Vec<u8>]) -> Vec<u8> {
+    let mut tiles: Vec<u8> = goal.cells().iter().copied().filter(|&t| t != 0).collect();
+    tiles.sort_unstable();
+    tiles.retain(|t| !groups.iter().any(|g| g.contains(t)));
+    tiles
+}
+
+/// Tiles in order written as runs: `6-24`, `3, 5, 9-11`.
+pub(crate) fn runs(tiles: &[u8]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < tiles.len() {
+        let mut j = i;
+        while j + 1 < tiles.len() && tiles[j + 1] == tiles[j] + 1 {
+            j += 1;
+        }
+        out.push(if j > i {
+            format!("{}-{}", tiles[i], tiles[j])
+        } else {
+            tiles[i].to_string()
+        });
+        i = j + 1;
+    }
+    out.join(", ")
+}
+
 /// Checks that `tiles` is a usable pattern on `size`: distinct tiles, none the blank, at
 /// most [`MAX_TILES`], and a board of at most [`MAX_CELLS`] cells.
 pub fn check_pattern(size: Size, tiles: &[u8]) -> Result<(), DatabaseError> {
