@@ -757,6 +757,48 @@ fn bench_checks_lengths_against_the_file() {
         .contains("cannot reach the goal"));
     assert_eq!(lines[4]["solved"], 3);
     assert_eq!(lines[4]["instances"], 4);
+    assert_eq!(lines[4]["stopped"], 0);
+    // A search its time limit stops is reported on its line, and its nodes and time apart
+    // from the answers' totals (a 24-puzzle with single-tile databases: far beyond any
+    // machine in a third of a second).
+    let stopped = |json: bool| {
+        let mut args = vec![
+            "bench",
+            "--set",
+            "korf24",
+            "--ids",
+            "1",
+            "--pdb",
+            "1/2",
+            "--pdb-dir",
+            d,
+            "--time-limit",
+            "0.3",
+        ];
+        if json {
+            args.push("--json");
+        }
+        npuzzle(&args, "")
+    };
+    let o = stopped(true);
+    let lines: Vec<serde_json::Value> = text(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let total = lines.last().unwrap();
+    assert_eq!(total["solved"], 0, "{lines:?}");
+    assert_eq!(total["total_expanded"], 0, "{lines:?}");
+    assert_eq!(total["stopped"], 1, "{lines:?}");
+    assert!(total["stopped_expanded"].as_u64().unwrap() > 0, "{lines:?}");
+    assert!(
+        total["stopped_seconds"].as_f64().unwrap() > 0.0,
+        "{lines:?}"
+    );
+    let out = text(&stopped(false).stdout);
+    assert!(
+        out.contains("stopped by their limits: 1 instance, "),
+        "{out}"
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }
 

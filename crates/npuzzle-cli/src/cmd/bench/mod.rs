@@ -253,6 +253,10 @@ fn databases(
         }
     }
     let cells = goal.size().cells();
+    if !ask.fast && !ask.anytime {
+        // The exact searches' duplicate-path machine, built before the clock starts.
+        npuzzle::search::warm_up(goal.size());
+    }
     Ok(
         if ask.fast && !(16..npuzzle::search::FAST_FROM).contains(&cells) {
             None

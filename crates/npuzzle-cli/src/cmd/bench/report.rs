@@ -36,6 +36,11 @@ pub(super) struct Tally {
     reference: u64,
     solved: usize,
     ratios: Vec<f64>,
+    /// Searches stopped by their limits: how many, and their nodes and time (left out of
+    /// the totals above, which are the answers').
+    stopped: usize,
+    stopped_nodes: u64,
+    stopped_time: Duration,
     /// The exit code so far.
     pub(super) code: u8,
 }
@@ -68,6 +73,9 @@ impl Tally {
             reference: 0,
             solved: 0,
             ratios: Vec::new(),
+            stopped: 0,
+            stopped_nodes: 0,
+            stopped_time: Duration::ZERO,
             code,
         }
     }
@@ -86,6 +94,14 @@ impl Tally {
             // its line and the rest go on; the exit code says the worst.
             Err(e) => {
                 self.code = merge(self.code, crate::search_exit_code(&e));
+                if let SearchError::TimeLimit {
+                    elapsed, expanded, ..
+                } = &e
+                {
+                    self.stopped += 1;
+                    self.stopped_nodes += expanded;
+                    self.stopped_time += *elapsed;
+                }
                 if self.style.json {
                     writeln!(out, "{}", json!({"id": inst.id, "error": e.to_string()}))?;
                 } else {
@@ -268,6 +284,8 @@ impl Tally {
                 "total_expanded": self.nodes, "total_seconds": self.time.as_secs_f64(),
                 "max_seconds": self.max_time.as_secs_f64(),
                 "wall_seconds": wall.as_secs_f64(), "threads": threads,
+                "stopped": self.stopped, "stopped_expanded": self.stopped_nodes,
+                "stopped_seconds": self.stopped_time.as_secs_f64(),
             });
             if let Some(p) = published {
                 v["total_generated_with_published"] = json!(self.generated_published);
@@ -298,6 +316,17 @@ impl Tally {
             wall.as_secs_f64(),
             if threads == 1 { "" } else { "s" }
         )?;
+        if self.stopped > 0 {
+            writeln!(
+                out,
+                "stopped by their limits: {} instance{}, {} nodes, {:.3} s searching (not in \
+                 the totals above)",
+                self.stopped,
+                if self.stopped == 1 { "" } else { "s" },
+                self.stopped_nodes,
+                self.stopped_time.as_secs_f64(),
+            )?;
+        }
         if self.solved > 1 {
             writeln!(
                 out,
