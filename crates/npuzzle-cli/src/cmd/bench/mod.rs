@@ -182,6 +182,11 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     // Korf & Felner's set with exact search: the published node counts beside ours.
     let published = (args.set == Some(Set::Korf24) && !fast && args.weight.is_none())
         .then(|| Published::parse(instances::KORF24_PUBLISHED));
+    let order = taking_order(&instances, published.as_ref(), workers);
+    let mut place = vec![0; order.len()];
+    for (k, &i) in order.iter().enumerate() {
+        place[i] = k;
+    }
     let style = Style {
         json: args.json,
         fast,
@@ -195,12 +200,35 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         heuristics: &heuristics,
         ask: &ask,
         core: &core,
+        order,
+        place,
         next: AtomicUsize::new(0),
         results: instances.iter().map(|_| Mutex::new(None)).collect(),
     };
     let wall = Instant::now();
     solve_all(&job, workers, out, &mut tally)?;
     tally.summary(out, &instances, wall.elapsed(), threads)
+}
+
+/// The order the workers take the instances in: with several workers and published
+/// node counts for every instance, the largest count first (Clausecker's small catalogue,
+/// the closest to npuzzle's searches), so that the workers end together instead of one
+/// finishing a long instance alone; else the file's order. The answers are reported in
+/// the file's order either way.
+fn taking_order(
+    instances: &[Instance],
+    published: Option<&Published>,
+    workers: usize,
+) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..instances.len()).collect();
+    if let Some(p) = published.filter(|_| workers > 1) {
+        let column = p.columns.iter().position(|c| c == "small").unwrap_or(0);
+        let count = |i: usize| p.nodes.get(&instances[i].id).and_then(|n| n.get(column));
+        if order.iter().all(|&i| count(i).is_some()) {
+            order.sort_by_key(|&i| std::cmp::Reverse(count(i)));
+        }
+    }
+    order
 }
 
 /// Each instance's goal (an index into the goals) and each goal's databases, read or
@@ -312,4 +340,37 @@ fn solve_all(
         }
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::instances::{parse_set, Published, KORF24, KORF24_PUBLISHED};
+    use super::taking_order;
+
+    /// With several workers the instances with published counts are taken largest count
+    /// first (ties in the file's order); with one worker, or a count missing, in the
+    /// file's order.
+    #[test]
+    fn instances_are_taken_largest_published_count_first() {
+        let (all, errors) = parse_set(KORF24);
+        assert!(errors.is_empty(), "{errors:?}");
+        let p = Published::parse(KORF24_PUBLISHED);
+        let small = p.columns.iter().position(|c| c == "small").unwrap();
+        let some: Vec<_> = all
+            .into_iter()
+            .filter(|i| [1, 5, 13, 16, 22].contains(&i.id))
+            .collect();
+        let order = taking_order(&some, Some(&p), 2);
+        let counts: Vec<u64> = order.iter().map(|&i| p.nodes[&some[i].id][small]).collect();
+        assert!(counts.windows(2).all(|w| w[0] >= w[1]), "{counts:?}");
+        let mut sorted = order.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..some.len()).collect::<Vec<_>>());
+        assert_ne!(order, sorted, "these five are not in count order by id");
+        assert_eq!(taking_order(&some, Some(&p), 1), sorted);
+        assert_eq!(taking_order(&some, None, 2), sorted);
+        let mut unknown = Published::parse(KORF24_PUBLISHED);
+        unknown.nodes.remove(&13);
+        assert_eq!(taking_order(&some, Some(&unknown), 2), sorted);
+    }
 }

@@ -32,13 +32,16 @@ pub(super) struct Ask {
 }
 
 /// The bench's work: the instances, the goal of each (an index into `heuristics`), the
-/// next instance to take, and the slots the answers go to.
+/// order they are taken in and each one's place in it, how many have been taken, and the
+/// slots the answers go to.
 pub(super) struct Job<'a> {
     pub(super) instances: &'a [Instance],
     pub(super) goals: &'a [usize],
     pub(super) heuristics: &'a Heuristics,
     pub(super) ask: &'a Ask,
     pub(super) core: &'a Core,
+    pub(super) order: Vec<usize>,
+    pub(super) place: Vec<usize>,
     pub(super) next: AtomicUsize,
     pub(super) results: Vec<Slot>,
 }
@@ -46,7 +49,7 @@ pub(super) struct Job<'a> {
 impl Job<'_> {
     /// Whether instance `i` has been taken by a worker.
     pub(super) fn started(&self, i: usize) -> bool {
-        i < self.next.load(Ordering::Relaxed)
+        self.place[i] < self.next.load(Ordering::Relaxed)
     }
 
     /// Takes the next unsolved instance, if any, and solves it; false when none was left.
@@ -55,10 +58,10 @@ impl Job<'_> {
         if crate::opts::interrupted() {
             return false;
         }
-        let i = self.next.fetch_add(1, Ordering::Relaxed);
-        if i >= self.instances.len() {
+        let k = self.next.fetch_add(1, Ordering::Relaxed);
+        let Some(&i) = self.order.get(k) else {
             return false;
-        }
+        };
         let (goal, h) = &self.heuristics[self.goals[i]];
         let r = self.solve(&self.instances[i].board, goal, h.as_ref());
         *self.results[i].lock().expect("no panics while held") = Some(r);
