@@ -213,8 +213,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
 /// The order the workers take the instances in: with several workers and published
 /// node counts for every instance, the largest count first (Clausecker's small catalogue,
 /// the closest to npuzzle's searches), so that the workers end together instead of one
-/// finishing a long instance alone; else the file's order. The answers are reported in
-/// the file's order either way.
+/// finishing a long instance alone; else the file's order.
 fn taking_order(
     instances: &[Instance],
     published: Option<&Published>,
@@ -305,7 +304,8 @@ fn databases(
 }
 
 /// Solves every instance on `workers` threads, this one among them; this thread also
-/// reports the results in order as they complete.
+/// reports each result as soon as it is there (several at once in the file's order), so
+/// that a long instance taken first holds back no other's line.
 fn solve_all(
     job: &Job,
     workers: usize,
@@ -317,26 +317,39 @@ fn solve_all(
         for _ in 1..workers {
             sc.spawn(|| while job.solve_next() {});
         }
-        let mut printed = 0;
-        while printed < count {
-            let Some(result) = job.take(printed) else {
-                if crate::opts::interrupted() && !job.started(printed) {
-                    // Never started: the batch stops here.
-                    crate::note!(
-                        "npuzzle: interrupted: {} of {count} instances not solved",
-                        count - printed,
-                    );
-                    tally.code = merge(tally.code, LIMIT);
-                    break;
+        let mut printed = vec![false; count];
+        let mut left = count;
+        // Every instance before `first` is printed.
+        let mut first = 0;
+        while left > 0 {
+            let mut any = false;
+            for (i, done) in printed.iter_mut().enumerate().skip(first) {
+                if *done {
+                    continue;
                 }
-                if !job.solve_next() {
-                    std::thread::sleep(Duration::from_millis(1));
+                if let Some(result) = job.take(i) {
+                    let goal = &job.heuristics[job.goals[i]].0;
+                    tally.record(out, &job.instances[i], goal, result)?;
+                    *done = true;
+                    left -= 1;
+                    any = true;
                 }
+            }
+            while first < count && printed[first] {
+                first += 1;
+            }
+            if any {
                 continue;
-            };
-            let goal = &job.heuristics[job.goals[printed]].0;
-            tally.record(out, &job.instances[printed], goal, result)?;
-            printed += 1;
+            }
+            if crate::opts::interrupted() && (first..count).all(|i| printed[i] || !job.started(i)) {
+                // The rest never started: the batch stops here.
+                crate::note!("npuzzle: interrupted: {left} of {count} instances not solved");
+                tally.code = merge(tally.code, LIMIT);
+                break;
+            }
+            if !job.solve_next() {
+                std::thread::sleep(Duration::from_millis(1));
+            }
         }
         Ok(())
     })
