@@ -231,24 +231,24 @@ impl Core {
         check_partition_count(parts.len()).map_err(|e| bad("pdb", e))?;
         for (i, groups) in parts.iter().enumerate() {
             let left = left_out(goal, groups);
-            if !left.is_empty() {
-                let which = if parts.len() > 1 {
-                    format!("partition {} of {}", i + 1, parts.len())
-                } else {
-                    "the partition".to_string()
-                };
-                self.note(Note::new(format!(
-                    "pdb: {which} leaves tile{} {} in no group: {} nothing to its estimate \
-                     (answers stay optimal; searches take longer)",
-                    if left.len() > 1 { "s" } else { "" },
-                    crate::heuristic::pdb::runs(&left),
-                    if left.len() > 1 {
-                        "they add"
-                    } else {
-                        "it adds"
-                    },
-                )));
+            if left.is_empty() {
+                continue;
             }
+            let which = if parts.len() > 1 {
+                format!("partition {} of {}", i + 1, parts.len())
+            } else {
+                "the partition".to_string()
+            };
+            let (s, they) = if left.len() > 1 {
+                ("s", "they add")
+            } else {
+                ("", "it adds")
+            };
+            self.note(Note::new(format!(
+                "pdb: {which} leaves tile{s} {} in no group: {they} nothing to its estimate \
+                 (answers stay optimal; searches take longer)",
+                crate::heuristic::pdb::runs(&left),
+            )));
         }
         let (how, copy) = self.catalogue_load(goal, parts.len(), self.sources.load);
         let started = Instant::now();

@@ -7,8 +7,7 @@ mod work;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicUsize;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::{Args as ClapArgs, ValueEnum};
@@ -183,10 +182,6 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     let published = (args.set == Some(Set::Korf24) && !fast && args.weight.is_none())
         .then(|| Published::parse(instances::KORF24_PUBLISHED));
     let order = taking_order(&instances, published.as_ref(), workers);
-    let mut place = vec![0; order.len()];
-    for (k, &i) in order.iter().enumerate() {
-        place[i] = k;
-    }
     let style = Style {
         json: args.json,
         fast,
@@ -194,17 +189,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         per_search,
     };
     let mut tally = Tally::new(style, published, code);
-    let job = Job {
-        instances: &instances,
-        goals: &goals,
-        heuristics: &heuristics,
-        ask: &ask,
-        core: &core,
-        order,
-        place,
-        next: AtomicUsize::new(0),
-        results: instances.iter().map(|_| Mutex::new(None)).collect(),
-    };
+    let job = Job::new(&instances, &goals, &heuristics, &ask, &core, order);
     let wall = Instant::now();
     solve_all(&job, workers, out, &mut tally)?;
     tally.summary(out, &instances, wall.elapsed(), threads)

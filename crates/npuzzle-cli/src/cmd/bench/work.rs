@@ -38,15 +38,42 @@ pub(super) struct Job<'a> {
     pub(super) instances: &'a [Instance],
     pub(super) goals: &'a [usize],
     pub(super) heuristics: &'a Heuristics,
-    pub(super) ask: &'a Ask,
-    pub(super) core: &'a Core,
-    pub(super) order: Vec<usize>,
-    pub(super) place: Vec<usize>,
-    pub(super) next: AtomicUsize,
-    pub(super) results: Vec<Slot>,
+    ask: &'a Ask,
+    core: &'a Core,
+    order: Vec<usize>,
+    place: Vec<usize>,
+    next: AtomicUsize,
+    results: Vec<Slot>,
 }
 
-impl Job<'_> {
+impl<'a> Job<'a> {
+    /// The work of `instances` (each one's goal an index into `heuristics`), taken in
+    /// `order` (a permutation of their indices), none taken yet.
+    pub(super) fn new(
+        instances: &'a [Instance],
+        goals: &'a [usize],
+        heuristics: &'a Heuristics,
+        ask: &'a Ask,
+        core: &'a Core,
+        order: Vec<usize>,
+    ) -> Job<'a> {
+        let mut place = vec![0; order.len()];
+        for (k, &i) in order.iter().enumerate() {
+            place[i] = k;
+        }
+        Job {
+            instances,
+            goals,
+            heuristics,
+            ask,
+            core,
+            order,
+            place,
+            next: AtomicUsize::new(0),
+            results: instances.iter().map(|_| Mutex::new(None)).collect(),
+        }
+    }
+
     /// Whether instance `i` has been taken by a worker.
     pub(super) fn started(&self, i: usize) -> bool {
         self.place[i] < self.next.load(Ordering::Relaxed)
