@@ -289,8 +289,10 @@ fn databases(
 }
 
 /// Solves every instance on `workers` threads, this one among them; this thread also
-/// reports each result as soon as it is there (several at once in the file's order), so
-/// that a long instance taken first holds back no other's line.
+/// reports the results: in the file's order as they complete, or, where the instances are
+/// taken in another order (largest first), each as soon as it is there (those ready
+/// together in the file's order), so that a long instance taken first holds back no
+/// other's line.
 fn solve_all(
     job: &Job,
     workers: usize,
@@ -302,6 +304,7 @@ fn solve_all(
         for _ in 1..workers {
             sc.spawn(|| while job.solve_next() {});
         }
+        let in_order = job.in_file_order();
         let mut printed = vec![false; count];
         let mut left = count;
         // Every instance before `first` is printed.
@@ -312,13 +315,17 @@ fn solve_all(
                 if *done {
                     continue;
                 }
-                if let Some(result) = job.take(i) {
-                    let goal = &job.heuristics[job.goals[i]].0;
-                    tally.record(out, &job.instances[i], goal, result)?;
-                    *done = true;
-                    left -= 1;
-                    any = true;
-                }
+                let Some(result) = job.take(i) else {
+                    if in_order {
+                        break;
+                    }
+                    continue;
+                };
+                let goal = &job.heuristics[job.goals[i]].0;
+                tally.record(out, &job.instances[i], goal, result)?;
+                *done = true;
+                left -= 1;
+                any = true;
             }
             while first < count && printed[first] {
                 first += 1;

@@ -74,6 +74,11 @@ impl<'a> Job<'a> {
         }
     }
 
+    /// Whether the instances are taken in the file's order.
+    pub(super) fn in_file_order(&self) -> bool {
+        self.order.iter().enumerate().all(|(k, &i)| k == i)
+    }
+
     /// Whether instance `i` has been taken by a worker.
     pub(super) fn started(&self, i: usize) -> bool {
         self.place[i] < self.next.load(Ordering::Relaxed)
