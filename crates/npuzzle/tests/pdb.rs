@@ -1054,3 +1054,26 @@ fn the_benchmarked_7_partition_catalogue_is_the_14_without_transposes() {
     let all: BTreeSet<_> = fourteen.iter().map(|p| tile_sets(p, false)).collect();
     assert_eq!(with_transposes, all);
 }
+
+/// The benchmarked four-partition catalogue (`bench/pdb/korf24-small-four.txt`) is four of
+/// the seven, written as the seven write them (so that it reads the seven's files), and
+/// needs 10 of their 14 tables: fewer lookups a node for more nodes.
+#[test]
+fn the_benchmarked_4_partition_catalogue_is_four_of_the_seven() {
+    use std::collections::BTreeSet;
+    let seven = bench_partitions("korf24-small.txt");
+    let four = bench_partitions("korf24-small-four.txt");
+    assert_eq!(four.len(), 4);
+    for p in &four {
+        assert!(
+            seven.contains(p),
+            "{p:?} is not one of the seven as they write it"
+        );
+    }
+    let distinct =
+        |ps: &[Vec<Vec<u8>>]| -> BTreeSet<Vec<u8>> { ps.iter().flatten().cloned().collect() };
+    assert_eq!(distinct(&seven).len(), 14);
+    assert_eq!(distinct(&four).len(), 10);
+    let sets: BTreeSet<_> = four.iter().map(|p| tile_sets(p, false)).collect();
+    assert_eq!(sets.len(), 4, "a partition twice");
+}
