@@ -257,6 +257,52 @@ fn anytime_with_databases_reaches_the_goal_with_a_sound_bound() {
     }
 }
 
+/// Where the last 6x6 region is less than half the board, databases rank it only with
+/// ample time (a fixed width without a clock here) and on at most 100 cells (9x9, 10x10),
+/// and the answer still reaches the goal with a bound below its length; at a short limit,
+/// or on a bigger board, they are left out.
+#[test]
+fn databases_rank_a_big_boards_last_region_only_with_ample_time() {
+    use npuzzle::search::{anytime_with_databases, beams_at_width, region_for, BIG_REGION_FROM};
+    let dbs = small_set(6);
+    let mut rng = Rng::new(47);
+    for (shape, fits) in [
+        ("9x9", true),
+        ("10x10", true),
+        ("11x10", false),
+        ("16x6", true),
+        ("16x7", false),
+    ] {
+        let size: Size = shape.parse().unwrap();
+        let six = Some(Size::square(6).unwrap());
+        assert_eq!(region_for(size, None).is_some(), fits, "{shape}");
+        assert_eq!(
+            region_for(size, Some(BIG_REGION_FROM)),
+            region_for(size, None),
+            "{shape}"
+        );
+        assert_eq!(
+            region_for(size, Some(BIG_REGION_FROM - Duration::from_millis(1))),
+            None,
+            "{shape}"
+        );
+        if fits {
+            assert_eq!(region_for(size, None), six);
+        }
+        for goal_kind in 0..2 {
+            let goal = goal_of(goal_kind, size, &mut rng);
+            let start = uniform(&goal, &mut rng);
+            let a = beams_at_width(&start, &goal, &[&dbs], 8, 2, &Limits::default()).unwrap();
+            assert!(reaches(&start, &a.solution.moves, &goal), "{shape}");
+            assert_eq!(a.databases, fits, "{shape}");
+            assert!(a.lower_bound as usize <= a.solution.len(), "{shape}");
+            let a = anytime_with_databases(&start, &goal, &[&dbs], 2, &within(300)).unwrap();
+            assert!(reaches(&start, &a.solution.moves, &goal), "{shape}");
+            assert!(!a.databases, "{shape} at 0.3 s");
+        }
+    }
+}
+
 /// Databases of a board's own size rank the whole board in one beam (no lines first):
 /// the answer reaches the goal, the report says databases ranked it, and on the usual goal
 /// the databases' estimate is part of the proven bound; a bigger board leaves them out.

@@ -246,7 +246,8 @@ pub fn whole_pdbs(size: Size) -> bool {
 /// `time_limit` (none: [`search::ANYTIME_SECONDS`]), best first, each with whether it may
 /// be read from the folder (else it is used only if already in memory): on 7x7 with
 /// [`WHOLE_PDBS_FROM`] or more the 7x7 set's goal (the whole board), then, where the last
-/// region is 6x6 and at least half the board (6x6 to 8x8, 12x6), the 6x6 set's
+/// region is 6x6 and [`search::region_for`] gives it to databases within the time (6x6 to
+/// 8x8, 12x6; 9x9 and 10x10 from [`search::BIG_REGION_FROM`]), the 6x6 set's
 /// ([`region_goal`]), read only with [`REGION_PDBS_FROM`] or more. `bench` and `serve`
 /// load what this names ahead.
 ///
@@ -262,6 +263,8 @@ pub fn whole_pdbs(size: Size) -> bool {
 /// assert_eq!(sets.len(), 1);
 /// assert!(!sets[0].1);
 /// assert!(anytime_sets("10x10".parse().unwrap(), None).is_empty());
+/// assert_eq!(anytime_sets("10x10".parse().unwrap(), Some(Duration::from_secs(10))).len(), 1);
+/// assert!(anytime_sets("16x16".parse().unwrap(), Some(Duration::from_secs(30))).is_empty());
 /// ```
 pub fn anytime_sets(size: Size, time_limit: Option<Duration>) -> Vec<(Board, bool)> {
     let mut sets = Vec::new();
@@ -269,7 +272,8 @@ pub fn anytime_sets(size: Size, time_limit: Option<Duration>) -> Vec<(Board, boo
         sets.push((Board::solved(size), true));
     }
     let region = region_goal();
-    if search::region_for(size) == Some(region.size()) {
+    let time = time_limit.unwrap_or(Duration::from_secs_f64(search::ANYTIME_SECONDS));
+    if search::region_for(size, Some(time)) == Some(region.size()) {
         // (Without a limit the anytime solver takes a second: time enough to read them.)
         let read = time_limit.is_none_or(|t| t >= REGION_PDBS_FROM);
         sets.push((region, read));

@@ -39,7 +39,7 @@ pub use beam::{
     ANYTIME_MAX_WIDTH, ANYTIME_SECONDS,
 };
 pub(crate) use beam::{anytime_above, anytime_time};
-pub use beam::{ranking_samples, region_for};
+pub use beam::{ranking_samples, region_for, BIG_REGION_CELLS, BIG_REGION_FROM};
 pub use bfs::bfs;
 pub use bidir_bfs::bibfs;
 pub use fast::{fast, fast_pdb, FastAnswer};

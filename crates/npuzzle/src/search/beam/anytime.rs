@@ -30,34 +30,62 @@ pub struct AnytimeAnswer {
 }
 
 /// Whether `sets` rank the last region [`staged`] leaves of a board of `size` towards
-/// any goal: their goal is the usual one of a board that region's size, and the region is
-/// at least half the board. (On bigger boards the lines before it are most of the work,
-/// and the slower lookups cost them width: 10x10 at 1 s gave 1.885 times the Manhattan
-/// distance with them, 1.852 without; 8x8 1.681 and 1.689.)
-pub(super) fn region_fits(size: crate::board::Size, sets: &[&PdbHeuristic]) -> bool {
+/// any goal within `time` (`None`: no clock): their goal is the usual one of a board that
+/// region's size, and [`region_for`] gives the region to them.
+pub(super) fn region_fits(
+    size: crate::board::Size,
+    sets: &[&PdbHeuristic],
+    time: Option<std::time::Duration>,
+) -> bool {
     sets.first().is_some_and(|h| {
         let s = h.goal().size();
-        (s == size || region_for(size) == Some(s))
+        (s == size || region_for(size, time) == Some(s))
             && sets.iter().all(|h| *h.goal() == Board::solved(s))
     })
 }
 
+/// The shortest time from which databases rank the last 6x6 region of a board of at most
+/// [`BIG_REGION_CELLS`] cells where that region is less than half the board (9x9, 10x10).
+/// There the lines before the region are most of the work, and the slower lookups cost
+/// them width: at 1 s 10x10 boards took 1.885 times the Manhattan distance with them
+/// against 1.852 without; at 10 s 30 uniform random 10x10 boards take about 1% fewer moves
+/// with them (docs/algorithms.md).
+pub const BIG_REGION_FROM: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// The most cells of a board whose last 6x6 region, less than half the board, databases
+/// rank from [`BIG_REGION_FROM`] on.
+pub const BIG_REGION_CELLS: usize = 100;
+
 /// The size of the last region the beams of [`anytime`] leave of a board of `size`, if
-/// databases of that size would rank it (it is at least half the board), else `None`.
+/// databases of that size would rank it within `time` (`None`: no clock, as at a fixed
+/// beam width), else `None`: where the region is at least half the board (6x6 to 8x8,
+/// 12x6, any time), or where it is 6x6 on a board of at most [`BIG_REGION_CELLS`] cells
+/// and the time at least [`BIG_REGION_FROM`].
 ///
 /// ```
 /// use npuzzle::search::region_for;
+/// use std::time::Duration;
 /// let six = "6x6".parse().unwrap();
-/// assert_eq!(region_for("7x7".parse().unwrap()), Some(six));
-/// assert_eq!(region_for("10x10".parse().unwrap()), None);
+/// let second = Some(Duration::from_secs(1));
+/// assert_eq!(region_for("7x7".parse().unwrap(), second), Some(six));
+/// assert_eq!(region_for("10x10".parse().unwrap(), second), None);
+/// assert_eq!(region_for("10x10".parse().unwrap(), Some(Duration::from_secs(10))), Some(six));
+/// assert_eq!(region_for("11x10".parse().unwrap(), None), None);
 /// ```
-pub fn region_for(size: crate::board::Size) -> Option<crate::board::Size> {
+pub fn region_for(
+    size: crate::board::Size,
+    time: Option<std::time::Duration>,
+) -> Option<crate::board::Size> {
     let region = crate::board::Size::new(
         size.width().min(STAGED_LAST_SIDE),
         size.height().min(STAGED_LAST_SIDE),
     )
     .ok()?;
-    (size.cells() <= 2 * region.cells()).then_some(region)
+    let half = size.cells() <= 2 * region.cells();
+    let ample = region.cells() == STAGED_LAST_SIDE * STAGED_LAST_SIDE
+        && size.cells() <= BIG_REGION_CELLS
+        && time.is_none_or(|t| t >= BIG_REGION_FROM);
+    (half || ample).then_some(region)
 }
 
 /// The databases' estimate of `start` towards `goal` where the whole board is the region
@@ -141,7 +169,8 @@ pub fn anytime(
 /// [`anytime`] with pattern databases for the last region its beams solve (6x6 on every
 /// board at least 6x6; the whole board on 6x6): databases built for the usual goal of a
 /// board that size (blank last), of any partition (`npuzzle pdb build --size 6x6` makes the
-/// default one). Where that region is at least half the board (6x6 to 8x8, 12x6), its
+/// default one). Where [`region_for`] gives that region to databases within the time (at
+/// least half the board: 6x6 to 8x8, 12x6; 9x9 and 10x10 from [`BIG_REGION_FROM`]), its
 /// beam ranks positions by the larger of the databases' sum and the linear-conflict
 /// estimate: shorter answers for the same time ([`AnytimeAnswer::databases`] says so);
 /// other boards are solved as by [`anytime`]. Several sets (of one size) rank by the
@@ -264,7 +293,7 @@ pub(crate) fn anytime_above(
     let watch = Watch::new(&limits);
     // Nodes: the opening IDA*'s, then every beam's positions and children.
     let nodes = NodeCount::default();
-    let databases = region_fits(start.size(), dbs);
+    let databases = region_fits(start.size(), dbs, time);
     let answer = |moves: Vec<Direction>, lower_bound, proven, width| AnytimeAnswer {
         solution: crate::solution::Solution {
             moves,
