@@ -30,16 +30,13 @@ pub struct AnytimeAnswer {
 }
 
 /// Whether `sets` rank the last region [`staged`] leaves of a board of `size` towards
-/// any goal within `time` (`None`: no clock): their goal is the usual one of a board that
-/// region's size, and [`region_for`] gives the region to them.
-pub(super) fn region_fits(
-    size: crate::board::Size,
-    sets: &[&PdbHeuristic],
-    time: Option<std::time::Duration>,
-) -> bool {
+/// any goal: their goal is the usual one of a board that region's size, and
+/// [`region_for`] gives the region to databases given ample time. (Whether the time
+/// allows them is the caller's choice: `request::anytime_sets` hands them over.)
+pub(super) fn region_fits(size: crate::board::Size, sets: &[&PdbHeuristic]) -> bool {
     sets.first().is_some_and(|h| {
         let s = h.goal().size();
-        (s == size || region_for(size, time) == Some(s))
+        (s == size || region_for(size, None) == Some(s))
             && sets.iter().all(|h| *h.goal() == Board::solved(s))
     })
 }
@@ -169,9 +166,10 @@ pub fn anytime(
 /// [`anytime`] with pattern databases for the last region its beams solve (6x6 on every
 /// board at least 6x6; the whole board on 6x6): databases built for the usual goal of a
 /// board that size (blank last), of any partition (`npuzzle pdb build --size 6x6` makes the
-/// default one). Where [`region_for`] gives that region to databases within the time (at
-/// least half the board: 6x6 to 8x8, 12x6; 9x9 and 10x10 from [`BIG_REGION_FROM`]), its
-/// beam ranks positions by the larger of the databases' sum and the linear-conflict
+/// default one). Where [`region_for`] gives that region to databases given ample time (at
+/// least half the board: 6x6 to 8x8, 12x6; or a board of at most [`BIG_REGION_CELLS`]
+/// cells: 9x9, 10x10; `request::anytime_sets` names the sets worth the time), its beam
+/// ranks positions by the larger of the databases' sum and the linear-conflict
 /// estimate: shorter answers for the same time ([`AnytimeAnswer::databases`] says so);
 /// other boards are solved as by [`anytime`]. Several sets (of one size) rank by the
 /// largest of their estimates; the first two are used.
@@ -293,7 +291,7 @@ pub(crate) fn anytime_above(
     let watch = Watch::new(&limits);
     // Nodes: the opening IDA*'s, then every beam's positions and children.
     let nodes = NodeCount::default();
-    let databases = region_fits(start.size(), dbs, time);
+    let databases = region_fits(start.size(), dbs);
     let answer = |moves: Vec<Direction>, lower_bound, proven, width| AnytimeAnswer {
         solution: crate::solution::Solution {
             moves,
