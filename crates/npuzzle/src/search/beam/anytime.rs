@@ -45,8 +45,8 @@ pub(super) fn region_fits(size: crate::board::Size, sets: &[&PdbHeuristic]) -> b
 /// [`BIG_REGION_CELLS`] cells where that region is less than half the board (9x9, 10x10).
 /// There the lines before the region are most of the work, and the slower lookups cost
 /// them width: at 1 s 10x10 boards took 1.885 times the Manhattan distance with them
-/// against 1.852 without; at 10 s 30 uniform random 10x10 boards take about 1% fewer moves
-/// with them (docs/algorithms.md).
+/// against 1.852 without; at 5 s no difference the runs' noise shows; at 10 s 30 uniform
+/// random 10x10 boards take about 1% fewer moves with them (docs/algorithms.md).
 pub const BIG_REGION_FROM: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// The most cells of a board whose last 6x6 region, less than half the board, databases
