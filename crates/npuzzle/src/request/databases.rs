@@ -443,9 +443,9 @@ impl Core {
     /// The databases the anytime solver ranks `board`'s last region by: those `given`
     /// with the request; else, on a 7x7 board with [`WHOLE_PDBS_FROM`] or more, the
     /// default 7x7 set if preloaded or cached (the whole board is then that region);
-    /// else, if `board` is at least 6x6 and at most twice that (6x6 to 8x8, 12x6), or of
-    /// at most 100 cells with [`search::BIG_REGION_FROM`] or more (9x9, 10x10), the
-    /// default 6x6 set for the usual goal if preloaded or cached (never built: `npuzzle
+    /// else, where [`search::region_for`] gives the board's last 6x6 region to databases
+    /// within the time (6x6 to 8x8, 12x6; 9x9 and 10x10 from [`search::BIG_REGION_FROM`]),
+    /// the default 6x6 set for the usual goal if preloaded or cached (never built: `npuzzle
     /// pdb build --size 6x6` makes it; read from the folder only with
     /// [`REGION_PDBS_FROM`] or more); none otherwise. A set not in memory is used only if
     /// its files can be read within [`WARM_SHARE`] of the time (see `warm_pdbs`), and
