@@ -379,6 +379,38 @@ fn the_request_ranks_the_last_region_by_databases_at_hand() {
     assert!(reaches(&start, &a.moves, &goal));
 }
 
+/// On a 10x10 board the request gives the anytime solver the 6x6 databases at hand from a
+/// 10 s limit on (`BIG_REGION_FROM`), and the solver ranks by them although the time left
+/// to its beams is already less than that; below the limit it ranks by linear conflict.
+#[test]
+fn the_request_ranks_a_10x10_boards_last_region_from_10_s() {
+    use npuzzle::request::{Core, Request, Sources};
+    use npuzzle::search::BIG_REGION_FROM;
+    let region = Board::solved("6x6".parse().unwrap());
+    let core = Core::new(Sources {
+        pdbs: vec![(region, "small".into(), Arc::new(small_set(6)))],
+        ..Sources::default()
+    });
+    let goal = Board::solved("10x10".parse().unwrap());
+    let start = uniform(&goal, &mut Rng::new(48));
+    for (limit, name) in [
+        (BIG_REGION_FROM, "pattern-database beam"),
+        (Duration::from_millis(500), "linear-conflict beam"),
+    ] {
+        let request = Request {
+            limits: Limits {
+                time_limit: Some(limit),
+                max_memory: 512 << 20,
+                ..Limits::default()
+            },
+            ..Request::default()
+        };
+        let a = core.answer(&start, &request).unwrap();
+        assert_eq!(a.report.heuristic.as_deref(), Some(name), "{limit:?}");
+        assert!(reaches(&start, &a.moves, &goal));
+    }
+}
+
 /// With 7x7 databases at hand (here preloaded, no 6x6 ones), the request ranks a 7x7 board
 /// whole by them from `WHOLE_PDBS_FROM` on, and by linear conflict below it; other sizes
 /// never use them.
