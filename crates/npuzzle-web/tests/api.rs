@@ -440,25 +440,30 @@ const HARD: &str = r#"{"board": "15 14 13 12/11 10 9 8/7 6 5 4/3 1 2 0", "algori
 
 #[test]
 fn a_full_lane_answers_503_and_small_boards_are_still_served() {
+    // The hard searches run until their clients leave (a limit of ten minutes): the lane
+    // stays full however slow the machine, and the test ends them by leaving.
     let addr = start(npuzzle_web::Config {
         workers: 1,
         queue: 0,
-        time_limit: Duration::from_secs(3),
+        time_limit: Duration::from_secs(600),
         max_nodes: u64::MAX,
         ..npuzzle_web::Config::default()
     });
+    let lane = || get(addr, "/api/health").json()["solves"]["large_boards"].clone();
     // The large boards' lane holds one running and one waiting.
-    let hard: Vec<_> = (0..2)
-        .map(|_| std::thread::spawn(move || post(addr, "/api/solve", HARD)))
-        .collect();
+    let mut hard = Vec::new();
+    for _ in 0..2 {
+        let mut s = std::net::TcpStream::connect(addr).unwrap();
+        common::send(&mut s, addr, "POST", "/api/solve", Some(HARD), true);
+        hard.push(s);
+    }
     let clock = Instant::now();
     loop {
-        let v = get(addr, "/api/health").json();
-        let lane = &v["solves"]["large_boards"];
-        if lane["running"] == 1 && lane["waiting"] == 1 {
+        let l = lane();
+        if l["running"] == 1 && l["waiting"] == 1 {
             break;
         }
-        assert!(clock.elapsed() < Duration::from_secs(5), "never full: {v}");
+        assert!(clock.elapsed() < Duration::from_secs(60), "never full: {l}");
         std::thread::sleep(Duration::from_millis(20));
     }
     let a = post(addr, "/api/solve", HARD);
@@ -469,13 +474,16 @@ fn a_full_lane_answers_503_and_small_boards_are_still_served() {
     let a = post(addr, "/api/solve", r#"{"board": "8 6 7/2 5 4/3 0 1"}"#);
     assert_eq!(a.status, 200);
     assert_eq!(a.json()["length"], 31);
-    for h in hard {
-        let a = h.join().unwrap();
-        assert_eq!(a.status, 422, "{}", a.body);
-        assert!(a.json()["error"]
-            .as_str()
-            .unwrap()
-            .contains("iddfs stopped"));
+    // Their clients leave: the running search stops and the waiting one never starts.
+    drop(hard);
+    let clock = Instant::now();
+    loop {
+        let l = lane();
+        if l["running"] == 0 && l["waiting"] == 0 {
+            break;
+        }
+        assert!(clock.elapsed() < Duration::from_secs(60), "still held: {l}");
+        std::thread::sleep(Duration::from_millis(50));
     }
 }
 
@@ -495,7 +503,7 @@ fn a_client_that_leaves_cancels_its_search() {
     };
     let clock = Instant::now();
     while running() == 0 {
-        assert!(clock.elapsed() < Duration::from_secs(5));
+        assert!(clock.elapsed() < Duration::from_secs(60), "never started");
         std::thread::sleep(Duration::from_millis(20));
     }
     drop(s);
@@ -642,7 +650,12 @@ fn open_stream(addr: std::net::SocketAddr, path: &str, body: &str) -> std::net::
 /// stream closed early cancels the search on the server.
 #[test]
 fn streamed_solves_report_progress_and_cancel_when_closed() {
-    let addr = start(npuzzle_web::Config::default());
+    // (A limit of ten minutes: the hard search runs until its stream closes, however slow
+    // the machine.)
+    let addr = start(npuzzle_web::Config {
+        time_limit: Duration::from_secs(600),
+        ..npuzzle_web::Config::default()
+    });
     let mut s = open_stream(
         addr,
         "/api/solve/stream",
@@ -684,7 +697,7 @@ fn streamed_solves_report_progress_and_cancel_when_closed() {
     let clock = Instant::now();
     while get(addr, "/api/health").json()["solves"]["large_boards"]["running"] != 0 {
         assert!(
-            clock.elapsed() < Duration::from_secs(5),
+            clock.elapsed() < Duration::from_secs(60),
             "the search was not cancelled"
         );
         std::thread::sleep(Duration::from_millis(50));
@@ -716,7 +729,6 @@ fn big_boards_compare_what_can_answer() {
     let addr = start(npuzzle_web::Config::default());
     let board = uniform(&Board::solved(Size::new(6, 6).unwrap()), &mut Rng::new(3));
     let body = serde_json::json!({ "board": board.to_string() });
-    let clock = Instant::now();
     let v = post(addr, "/api/compare", &body.to_string()).json();
     let runs = v["runs"].as_array().unwrap();
     let fast = runs
@@ -730,8 +742,8 @@ fn big_boards_compare_what_can_answer() {
         .filter(|r| r["error"].as_str().is_some_and(|e| e.contains("left out")))
         .count();
     assert!(left_out >= 10, "{runs:?}");
-    // Only the three runs that are tried take time: not a dozen time limits in a row.
-    assert!(clock.elapsed() < Duration::from_secs(60));
+    // Only the three that can answer are tried: not a dozen time limits in a row.
+    assert!(runs.len() - left_out <= 3, "{runs:?}");
 }
 
 /// Auto answers within its limit whatever its database builds do: on a 3x6 board with

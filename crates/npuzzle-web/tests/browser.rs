@@ -1107,7 +1107,13 @@ fn the_page_times_a_hand_solve() {
 #[test]
 fn the_page_shows_a_search_step_by_step() {
     let Some(d) = Driver::start() else { return };
-    let server = common::start(npuzzle_web::Config::default());
+    // Every search here must end for its counts to be compared: iterative deepening takes
+    // about a second on this 31-move board and can pass the default 2 s on a busy
+    // machine, so the comparison and the watch get ten minutes.
+    let server = common::start(npuzzle_web::Config {
+        compare_time_limit: Duration::from_secs(600),
+        ..npuzzle_web::Config::default()
+    });
     let page = format!("http://{server}/");
     let board = "8 6 7/2 5 4/3 0 1";
     let compared = common::post(
@@ -1156,7 +1162,7 @@ fn the_page_shows_a_search_step_by_step() {
         let result = d.text("#wresult");
         let n = |v: &Value| {
             v.as_u64()
-                .unwrap()
+                .unwrap_or_else(|| panic!("{algo}: no count in {row}"))
                 .to_string()
                 .as_bytes()
                 .rchunks(3)
