@@ -196,7 +196,8 @@ fn databases(args: &Args, dir: Option<&Path>) -> Result<Vec<Loaded>, Fail> {
         }
     };
     // The anytime solver's sets, if cached (never built), loaded once here: the 6x6 set
-    // (its last region on boards of 6x6 and more; used at any limit once in memory) and,
+    // (the last 6x6 region of boards of at most 100 cells, or where it is half the board or
+    // more: `region_for` with no clock; used at any limit once in memory) and,
     // with a time limit of 5 s or more, the 7x7 set (a 7x7 board whole; 1.8 GB): those it
     // may use on a 7x7 board within the server's limit.
     let mut pdbs = pdbs;
