@@ -450,22 +450,30 @@ fn a_full_lane_answers_503_and_small_boards_are_still_served() {
         ..npuzzle_web::Config::default()
     });
     let lane = || get(addr, "/api/health").json()["solves"]["large_boards"].clone();
-    // The large boards' lane holds one running and one waiting.
-    let mut hard = Vec::new();
-    for _ in 0..2 {
+    let until = |running: u64, waiting: u64| {
+        let clock = Instant::now();
+        loop {
+            let l = lane();
+            if l["running"] == running && l["waiting"] == waiting {
+                break;
+            }
+            assert!(
+                clock.elapsed() < Duration::from_secs(60),
+                "never {running} running and {waiting} waiting: {l}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    let hard = || {
         let mut s = std::net::TcpStream::connect(addr).unwrap();
         common::send(&mut s, addr, "POST", "/api/solve", Some(HARD), true);
-        hard.push(s);
-    }
-    let clock = Instant::now();
-    loop {
-        let l = lane();
-        if l["running"] == 1 && l["waiting"] == 1 {
-            break;
-        }
-        assert!(clock.elapsed() < Duration::from_secs(60), "never full: {l}");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+        s
+    };
+    // The large boards' lane holds one running, then one waiting.
+    let first = hard();
+    until(1, 0);
+    let second = hard();
+    until(1, 1);
     let a = post(addr, "/api/solve", HARD);
     assert_eq!(a.status, 503, "{}", a.body);
     assert_eq!(a.header("retry-after"), Some("1"));
@@ -474,17 +482,12 @@ fn a_full_lane_answers_503_and_small_boards_are_still_served() {
     let a = post(addr, "/api/solve", r#"{"board": "8 6 7/2 5 4/3 0 1"}"#);
     assert_eq!(a.status, 200);
     assert_eq!(a.json()["length"], 31);
-    // Their clients leave: the running search stops and the waiting one never starts.
-    drop(hard);
-    let clock = Instant::now();
-    loop {
-        let l = lane();
-        if l["running"] == 0 && l["waiting"] == 0 {
-            break;
-        }
-        assert!(clock.elapsed() < Duration::from_secs(60), "still held: {l}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    // The running search's client leaves: the waiting search runs; then its client leaves
+    // and the lane is empty.
+    drop(first);
+    until(1, 0);
+    drop(second);
+    until(0, 0);
 }
 
 #[test]
