@@ -195,6 +195,17 @@ fn small_set(side: usize) -> npuzzle::heuristic::pdb::PdbHeuristic {
     PdbHeuristic::new(&goal, dbs).unwrap()
 }
 
+/// The usual goal of a `side` x `side` board and a core holding [`small_set`] for it.
+fn core_with_small_set(side: usize) -> (Board, npuzzle::request::Core) {
+    use npuzzle::request::{Core, Sources};
+    let goal = Board::solved(Size::square(side).unwrap());
+    let core = Core::new(Sources {
+        pdbs: vec![(goal.clone(), "small".into(), Arc::new(small_set(side)))],
+        ..Sources::default()
+    });
+    (goal, core)
+}
+
 #[test]
 fn anytime_with_databases_reaches_the_goal_with_a_sound_bound() {
     use npuzzle::search::anytime_with_databases;
@@ -346,11 +357,7 @@ fn databases_of_the_boards_size_rank_it_whole() {
 #[test]
 fn the_request_ranks_the_last_region_by_databases_at_hand() {
     use npuzzle::request::{Core, Request, Sources};
-    let region = Board::solved("6x6".parse().unwrap());
-    let with = Core::new(Sources {
-        pdbs: vec![(region, "small".into(), Arc::new(small_set(6)))],
-        ..Sources::default()
-    });
+    let (_, with) = core_with_small_set(6);
     let without = Core::new(Sources::default());
     let goal = Board::solved("7x7".parse().unwrap());
     let start = uniform(&goal, &mut Rng::new(47));
@@ -384,13 +391,9 @@ fn the_request_ranks_the_last_region_by_databases_at_hand() {
 /// to its beams is already less than that; below the limit it ranks by linear conflict.
 #[test]
 fn the_request_ranks_a_10x10_boards_last_region_from_10_s() {
-    use npuzzle::request::{Core, Request, Sources};
+    use npuzzle::request::Request;
     use npuzzle::search::BIG_REGION_FROM;
-    let region = Board::solved("6x6".parse().unwrap());
-    let core = Core::new(Sources {
-        pdbs: vec![(region, "small".into(), Arc::new(small_set(6)))],
-        ..Sources::default()
-    });
+    let (_, core) = core_with_small_set(6);
     let goal = Board::solved("10x10".parse().unwrap());
     let start = uniform(&goal, &mut Rng::new(48));
     for (limit, name) in [
@@ -414,21 +417,10 @@ fn the_request_ranks_a_10x10_boards_last_region_from_10_s() {
 /// With 7x7 databases at hand (here preloaded, no 6x6 ones), the request ranks a 7x7 board
 /// whole by them from `WHOLE_PDBS_FROM` on, and by linear conflict below it; other sizes
 /// never use them.
-/// The usual 7x7 goal and a core holding a small set for it (groups of three tiles).
-fn core_with_small_7x7() -> (Board, npuzzle::request::Core) {
-    use npuzzle::request::{Core, Sources};
-    let goal = Board::solved("7x7".parse().unwrap());
-    let core = Core::new(Sources {
-        pdbs: vec![(goal.clone(), "small".into(), Arc::new(small_set(7)))],
-        ..Sources::default()
-    });
-    (goal, core)
-}
-
 #[test]
 fn the_request_ranks_a_7x7_board_whole_with_time_enough() {
     use npuzzle::request::{Core, Request, Sources, WHOLE_PDBS_FROM};
-    let (goal, core) = core_with_small_7x7();
+    let (goal, core) = core_with_small_set(7);
     let start = uniform(&goal, &mut Rng::new(59));
     let at = |limit: Duration| Request {
         limits: Limits {
@@ -653,7 +645,7 @@ fn beams_at_one_width_answer_the_same_every_time() {
 fn the_request_runs_beams_at_the_width_asked_for() {
     use npuzzle::request::Request;
     use npuzzle::search::Algorithm;
-    let (goal, core) = core_with_small_7x7();
+    let (goal, core) = core_with_small_set(7);
     let start = uniform(&goal, &mut Rng::new(73));
     let at = |limit: Option<Duration>| Request {
         limits: Limits {
