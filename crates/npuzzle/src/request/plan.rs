@@ -272,8 +272,7 @@ pub fn anytime_sets(size: Size, time_limit: Option<Duration>) -> Vec<(Board, boo
         sets.push((Board::solved(size), true));
     }
     let region = region_goal();
-    let time = time_limit.unwrap_or(Duration::from_secs_f64(search::ANYTIME_SECONDS));
-    if search::region_for(size, Some(time)) == Some(region.size()) {
+    if search::region_for(size, search::anytime_time(time_limit, None)) == Some(region.size()) {
         // (Without a limit the anytime solver takes a second: time enough to read them.)
         let read = time_limit.is_none_or(|t| t >= REGION_PDBS_FROM);
         sets.push((region, read));
