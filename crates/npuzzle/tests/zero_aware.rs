@@ -12,8 +12,9 @@ use npuzzle::search::{idastar, idastar_pdb, idastar_pdb_parallel};
 use npuzzle::{Board, HeuristicKind, Limits, SearchError, Size};
 
 /// Builds the zero-aware database and checks every entry: the plain value is the least
-/// over the blank's cells, and the value with the blank is the exhaustive search's, held
-/// to one move over the plain value.
+/// over the blank's cells, every cell's exact value has the plain value's parity, and the
+/// value with the blank is the exhaustive search's, held to two moves over the plain value
+/// (what an entry's bit is worth).
 fn check_zero_aware(goal: &Board, tiles: &[u8], threads: usize) -> (PatternDb, usize) {
     let lim = Limits::default();
     let db = PatternDb::build_zero_aware(goal, tiles, &lim, threads, &mut |_| {}).unwrap();
@@ -30,8 +31,13 @@ fn check_zero_aware(goal: &Board, tiles: &[u8], threads: usize) -> (PatternDb, u
         assert_eq!(db.at(idx) as u32, base, "{goal} {tiles:?} at {pos:?}");
         assert_eq!(plain.at(idx), db.at(idx), "{goal} {tiles:?} at {pos:?}");
         assert_eq!(
+            (d - base) % 2,
+            0,
+            "{goal} {tiles:?} at {pos:?}, blank on {blank}: {d} against {base}"
+        );
+        assert_eq!(
             db.at_blank(idx, *blank),
-            d.min(base + 1),
+            d.min(base + 2),
             "{goal} {tiles:?} at {pos:?}, blank on {blank}"
         );
         assert_eq!(plain.at_blank(idx, *blank), base);
@@ -419,4 +425,125 @@ fn two_by_two_databases_pass_the_check_and_short_files_say_truncated() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("(truncated)"), "{e}");
+}
+
+/// Move bits: each says whether the plain value rises for its tile and direction (it
+/// changes by an odd number: by parity, never by nothing); a file holds none of them; and
+/// searches with them (which also carry each group's bound along the path) find answers
+/// of the same length, the oracle's on the 3x3, and on 15-puzzle scrambles expand fewer
+/// nodes in all than searches without. (Not on every board: a node the stronger bounds
+/// cut off can make the next pass's bound smaller, and a pass more.)
+#[test]
+fn move_bits_match_the_neighbours_and_searches_with_them_find_the_same_lengths() {
+    let lim = Limits::default();
+    for (goal, tiles) in [
+        (
+            Board::solved(Size::square(4).unwrap()),
+            vec![1u8, 2, 5, 6, 3],
+        ),
+        (Board::solved(Size::square(3).unwrap()), vec![1, 2, 3, 4]),
+        ("1 2 3/8 0 4/7 6 5".parse().unwrap(), vec![2, 4, 6, 8]),
+        (Board::solved(Size::new(4, 3).unwrap()), vec![1, 2, 3, 4, 5]),
+    ] {
+        let db = PatternDb::build_zero_aware(&goal, &tiles, &lim, 0, &mut |_| {}).unwrap();
+        let with = db.with_moves(2).unwrap().unwrap();
+        assert!(with.has_moves() && !db.has_moves());
+        assert!(with.with_moves(1).unwrap().is_none());
+        let (w, n) = (goal.size().width(), goal.size().cells());
+        let mut pos = vec![0u8; tiles.len()];
+        let (mut up, mut down) = (0, 0);
+        for i in 0..db.len() as u64 {
+            assert_eq!(with.at(i), db.at(i));
+            for b in 0..n {
+                assert_eq!(with.at_blank(i, b), db.at_blank(i, b));
+            }
+            db.placement().unindex(i, &mut pos);
+            let occupied = pos.iter().fold(0u64, |m, &c| m | 1 << c);
+            let bits = with.move_bits(i);
+            for (slot, &c) in pos.iter().enumerate() {
+                let c = c as usize;
+                let to = [
+                    (c >= w).then(|| c - w),
+                    (c + w < n).then(|| c + w),
+                    (c % w > 0).then(|| c - 1),
+                    (c % w + 1 < w).then(|| c + 1),
+                ];
+                for (dir, to) in to.into_iter().enumerate() {
+                    let bit = bits >> (4 * slot + dir) & 1 == 1;
+                    let Some(to) = to.filter(|&t| occupied >> t & 1 == 0) else {
+                        assert!(!bit, "{goal} {tiles:?} entry {i} slot {slot} dir {dir}");
+                        continue;
+                    };
+                    let j = (i as i64 + db.placement().delta(&pos, slot, to as u8)) as u64;
+                    let (a, b) = (db.at(i), db.at(j));
+                    assert_eq!((a ^ b) & 1, 1, "{goal} {tiles:?}: {a} then {b}");
+                    assert_eq!(
+                        bit,
+                        b > a,
+                        "{goal} {tiles:?} entry {i} slot {slot} dir {dir}"
+                    );
+                    up += usize::from(bit);
+                    down += usize::from(!bit);
+                }
+            }
+        }
+        assert!(
+            up > 100 && down > 100,
+            "{goal} {tiles:?}: {up} up, {down} down"
+        );
+        assert!(with.to_bytes() == db.to_bytes(), "{goal} {tiles:?}");
+        // A plain database has none.
+        let plain = PatternDb::build(&goal, &tiles, &lim, 0, &mut |_| {}).unwrap();
+        assert!(plain.with_moves(1).unwrap().is_none());
+    }
+
+    for goal in [
+        Board::solved("4x4".parse().unwrap()),
+        "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15".parse().unwrap(),
+    ] {
+        let without = catalogue(&goal, "5-5-5", true);
+        let mut with = catalogue(&goal, "5-5-5", true);
+        assert!(with.add_moves(2).unwrap() && with.has_moves() && !without.has_moves());
+        let mut rng = npuzzle::scramble::Rng::new(12);
+        let mut nodes = (0, 0);
+        for _ in 0..10 {
+            let (start, _) = npuzzle::scramble::walk(&goal, 90, &mut rng).unwrap();
+            let a = idastar_pdb(&start, &goal, &without, &lim).unwrap();
+            let b = idastar_pdb(&start, &goal, &with, &lim).unwrap();
+            assert_eq!(a.len(), b.len(), "{start}");
+            assert!(reaches(&start, &b.moves, &goal));
+            nodes.0 += a.stats.expanded;
+            nodes.1 += b.stats.expanded;
+            let two = idastar_pdb_parallel(&start, &goal, &with, &lim, 2).unwrap();
+            assert_eq!(two.len(), a.len(), "{start}");
+            assert!(reaches(&start, &two.moves, &goal));
+        }
+        assert!(
+            nodes.1 < nodes.0,
+            "{goal}: {} with move bits, {} without",
+            nodes.1,
+            nodes.0
+        );
+        // Plain databases take none.
+        let mut plain = catalogue(&goal, "5-5-5", false);
+        assert!(!plain.add_moves(1).unwrap() && !plain.has_moves());
+    }
+
+    let goal: Board = "1 2 3/4 5 6/7 8 0".parse().unwrap();
+    let dist = distances(&goal);
+    let spec = "1,2,3/4,5,6/7,8 + 1,4,7/2,5,8,3,6";
+    let without = catalogue(&goal, spec, true);
+    let mut with = catalogue(&goal, spec, true);
+    assert!(with.add_moves(1).unwrap());
+    let mut by_depth: Vec<(&Board, u32)> = dist.iter().map(|(b, &d)| (b, d)).collect();
+    by_depth.sort_by_key(|(b, d)| (*d, b.cells().to_vec()));
+    for (b, d) in by_depth.iter().step_by(97) {
+        let a = idastar_pdb(b, &goal, &without, &lim).unwrap();
+        let m = idastar_pdb(b, &goal, &with, &lim).unwrap();
+        assert_eq!(
+            (a.len() as u32, m.len() as u32, reaches(b, &m.moves, &goal)),
+            (*d, *d, true),
+            "{b}"
+        );
+    }
 }

@@ -295,6 +295,81 @@ impl PdbHeuristic {
         Ok(())
     }
 
+    /// Gives every database the search looks up its move bits
+    /// ([`PatternDb::with_moves`]), once each however many partitions share it: the
+    /// search then reads a child's entries only where the plain values its parent's
+    /// entries give do not cut the child off. Only where every looked-up database is
+    /// zero-aware with at most eight tiles; otherwise nothing changes (false). Twice the
+    /// memory of the databases looked up. The search then also carries each group's
+    /// bound along its path (a move changes a group's true cost by one at most), which
+    /// can only raise its estimates; answers stay optimal.
+    ///
+    /// ```
+    /// use npuzzle::heuristic::pdb::{PatternDb, PdbHeuristic};
+    /// use npuzzle::search::idastar_pdb;
+    /// use npuzzle::{Board, Limits};
+    /// let goal = Board::solved("3x3".parse().unwrap());
+    /// let lim = Limits::default();
+    /// let db = |t: &[u8]| PatternDb::build_zero_aware(&goal, t, &lim, 1, &mut |_| {}).unwrap();
+    /// let mut h = PdbHeuristic::new(&goal, vec![db(&[1, 2, 3, 4]), db(&[5, 6, 7, 8])]).unwrap();
+    /// let start: Board = "8 6 7/2 5 4/3 0 1".parse().unwrap();
+    /// let without = idastar_pdb(&start, &goal, &h, &lim).unwrap();
+    /// assert!(h.add_moves(1).unwrap() && h.has_moves());
+    /// let with = idastar_pdb(&start, &goal, &h, &lim).unwrap();
+    /// assert_eq!((with.len(), without.len()), (31, 31));
+    /// ```
+    pub fn add_moves(&mut self, threads: usize) -> std::io::Result<bool> {
+        let mut used: Vec<usize> = self.shared.iter().map(|s| s.db).collect();
+        used.sort_unstable();
+        used.dedup();
+        if used
+            .iter()
+            .any(|&d| !self.dbs[d].is_zero_aware() || self.dbs[d].tiles().len() > 8)
+        {
+            return Ok(false);
+        }
+        // One database at a time, every clone of it replaced before the next is made, so
+        // that each original's memory goes back as soon as its copy with moves is there.
+        for d in used {
+            if self.dbs[d].has_moves() {
+                continue;
+            }
+            let Some(with) = self.dbs[d].with_moves(threads)? else {
+                continue;
+            };
+            let original = self.dbs[d].clone();
+            for db in &mut self.dbs {
+                if db.shares_entries(&original) {
+                    *db = with.clone();
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    /// What [`add_moves`](Self::add_moves) has to make: the databases (once each however
+    /// many partitions share them) and their entries; `None` where it cannot (a database
+    /// looked up is plain or has more than eight tiles).
+    pub(crate) fn moves_work(&self) -> Option<(usize, u64)> {
+        let mut made: Vec<&PatternDb> = Vec::new();
+        for s in &self.shared {
+            let db = &self.dbs[s.db];
+            if !db.is_zero_aware() || db.tiles().len() > 8 {
+                return None;
+            }
+            if !db.has_moves() && !made.iter().any(|m| m.shares_entries(db)) {
+                made.push(db);
+            }
+        }
+        Some((made.len(), made.iter().map(|d| d.len() as u64).sum()))
+    }
+
+    /// Whether every database the search looks up carries move bits
+    /// ([`add_moves`](Self::add_moves)).
+    pub fn has_moves(&self) -> bool {
+        self.shared.iter().all(|s| self.dbs[s.db].has_moves())
+    }
+
     /// Whether the reflected lookup is used.
     pub fn reflects(&self) -> bool {
         self.mirror.is_some()

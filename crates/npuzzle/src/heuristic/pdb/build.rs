@@ -62,7 +62,9 @@ impl PatternDb {
 
     /// Builds the zero-aware database of `tiles` towards `goal` (boards of up to
     /// [`ZERO_AWARE_MAX_CELLS`] cells): the same search as [`build`](Self::build), each
-    /// entry also marking the cells where the blank's region needs one move more. Four
+    /// entry also marking the cells where the blank's region needs more (two moves more:
+    /// every way to the goal from a placement takes the same parity of pattern-tile
+    /// moves, whatever the blank's region). Four
     /// times the memory of the plain database; its sums are never smaller.
     ///
     /// ```
@@ -363,7 +365,7 @@ fn slot_bits(free: u64, region: u64) -> u64 {
 }
 
 /// The zero-aware word of placement `i` (its plain value `value`) into `out`: the cells of
-/// its regions that need a move more, from the bits `plus` holds a free cell each (`s` a
+/// its regions that need more (two moves, by parity), from the bits `plus` holds a free cell each (`s` a
 /// placement, `k` tiles, `all`: every cell of the board; `pos`: scratch). Unreached
 /// placements (parity, with every tile but the blank in the pattern) hold the highest
 /// value bits and no region bits.
@@ -483,9 +485,12 @@ impl Ctx<'_> {
                 } else if was < next && (held == 0 || held == 2) {
                     // A region first reached in this layer (unseen, or marked for the next
                     // layer by another thread: setting the bits twice changes nothing) of
-                    // a placement reached earlier: its cells need a move more (at least
-                    // one; one is what an entry keeps). Set in an earlier layer, the
-                    // placement's value is seen by every thread.
+                    // a placement reached earlier: its cells need more. Each pattern-tile
+                    // move flips the parity of the tiles' rows plus columns, so a
+                    // placement is reached only in layers of one parity: this layer is at
+                    // least two past the placement's, and an entry's bit is worth two.
+                    // Set in an earlier layer, the placement's value is seen by every
+                    // thread.
                     if let Some(plus) = self.plus {
                         plus.or_bits(p2 * self.s as u64, slot_bits(free2, region) as u128);
                     }

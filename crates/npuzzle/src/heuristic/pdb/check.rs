@@ -28,7 +28,8 @@ impl PatternDb {
     /// once, and a file of lies (all entries equal, or shifted) breaks the first two.
     ///
     /// A zero-aware database's plain values are checked so, and its region bits (each
-    /// claiming one move more than the plain value for the blank's region there) by the
+    /// claiming more than the plain value for the blank's region there: two moves, by
+    /// parity) by the
     /// rules of `region_bits_sound`: a bit set by a forger is caught unless the region's
     /// cheaper neighbours all carry bits themselves; a bit cleared only weakens the
     /// estimate and is not looked for. It reads each entry and
