@@ -134,17 +134,10 @@ pub fn listener() -> Listener {
 /// A solving core over the database folder `dir` (and no tables), telling the command
 /// line what it does.
 pub fn core(dir: Option<&Path>, how: Load) -> Core {
-    core_with(dir, how, false)
-}
-
-/// [`core`], giving the databases an exact search looks up their move bits with `moves`
-/// (`--pdb-moves`).
-pub fn core_with(dir: Option<&Path>, how: Load, moves: bool) -> Core {
     Core::new(Sources {
         pdb_dir: dir.map(Path::to_path_buf),
         load: how,
         listener: Some(listener()),
-        pdb_moves: moves,
         ..Sources::default()
     })
 }

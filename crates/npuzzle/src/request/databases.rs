@@ -213,64 +213,8 @@ impl Core {
     }
 
     /// The databases of partition `spec` for `goal`: each loaded, or built (and saved)
-    /// within the time limit, every build counting against it; with move bits where the
-    /// sources ask for them ([`Sources::pdb_moves`]).
+    /// within the time limit, every build counting against it.
     pub fn named_pdbs(
-        &self,
-        goal: &Board,
-        spec: &str,
-        limits: &Limits,
-    ) -> Result<PdbHeuristic, SearchError> {
-        let mut h = self.named_pdbs_as_loaded(goal, spec, limits)?;
-        self.add_moves(&mut h, limits);
-        Ok(h)
-    }
-
-    /// Where the sources ask for move bits ([`Sources::pdb_moves`]), gives the databases
-    /// `h` looks up theirs, with a note first (they take minutes on the 24-puzzle); within
-    /// the memory limit only, and where they cannot be made the search goes on without
-    /// them (a note says why).
-    fn add_moves(&self, h: &mut PdbHeuristic, limits: &Limits) {
-        if !self.sources.pdb_moves || h.has_moves() {
-            return;
-        }
-        let Some((count, entries)) = h.moves_work() else {
-            self.note(Note::new(
-                "move bits need zero-aware databases of at most 8 tiles for every group looked \
-                 up; the search goes without them"
-                    .to_string(),
-            ));
-            return;
-        };
-        let memory = 8 * entries;
-        if memory > limits.max_memory {
-            self.note(Note::new(format!(
-                "the databases with move bits would take {} of memory, more than the limit of \
-                 {}; the search goes without them",
-                crate::error::human_bytes(memory),
-                crate::error::human_bytes(limits.max_memory)
-            )));
-            return;
-        }
-        self.note(Note::new(format!(
-            "making the move bits of {count} database{} ({entries} entries, {} of memory, \
-             about {})",
-            if count == 1 { "" } else { "s" },
-            crate::error::human_bytes(memory),
-            crate::error::human_seconds(crate::heuristic::pdb::moves_seconds(
-                entries,
-                self.sources.build_threads
-            ))
-        )));
-        if let Err(e) = h.add_moves(self.sources.build_threads) {
-            self.note(Note::new(format!(
-                "cannot make the databases' move bits ({e}); the search goes without them"
-            )));
-        }
-    }
-
-    /// [`named_pdbs`](Self::named_pdbs) as loaded or built, without move bits.
-    fn named_pdbs_as_loaded(
         &self,
         goal: &Board,
         spec: &str,
@@ -742,12 +686,7 @@ impl Core {
             Some(spec) => Some((spec.to_string(), self.named_pdbs(goal, spec, limits)?)),
             None => self.auto_pdbs(goal, limits, budget, load, map)?,
         };
-        let found = found.map(|(n, mut h)| {
-            if !map {
-                self.add_moves(&mut h, limits);
-            }
-            (n, Arc::new(h))
-        });
+        let found = found.map(|(n, h)| (n, Arc::new(h)));
         *slot = Some(found.clone());
         Ok(found)
     }

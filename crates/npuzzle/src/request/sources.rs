@@ -207,13 +207,6 @@ pub struct Sources {
     pub build_threads: usize,
     /// Told of notes and build progress.
     pub listener: Option<Listener>,
-    /// Gives the zero-aware databases an exact search looks up their move bits once
-    /// loaded ([`PatternDb::with_moves`](crate::heuristic::pdb::PatternDb::with_moves)):
-    /// twice their memory and minutes to make on the 24-puzzle, then about a quarter less
-    /// time searching there (a child cut off by the bound its parent's entries give is
-    /// never read, and that bound counts where it is larger than the child's entry).
-    /// Off by default.
-    pub pdb_moves: bool,
 }
 
 impl Sources {
@@ -229,7 +222,6 @@ impl Sources {
             build_tables: true,
             build_threads: 0,
             listener: None,
-            pdb_moves: false,
         }
     }
 }

@@ -6,7 +6,7 @@ mod report;
 mod work;
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -15,7 +15,7 @@ use npuzzle::request::Core;
 use npuzzle::{Board, Limits, Size};
 
 use crate::opts::LimitOpts;
-use crate::pdbs::pdb_dir;
+use crate::pdbs::{heuristic, pdb_dir};
 use crate::{merge, Fail, BAD_INPUT, LIMIT, OK};
 use instances::{Instance, Published};
 use report::{Style, Tally};
@@ -109,11 +109,6 @@ pub struct Args {
     /// files open), map (start at once; only for files nothing else writes meanwhile).
     #[arg(long, value_name = "HOW", default_value = "auto")]
     pub pdb_load: npuzzle::heuristic::pdb::Load,
-    /// Give the zero-aware databases the search looks up their move bits once loaded:
-    /// twice their memory and about 20 s a 6-tile 24-puzzle table to make, then about a
-    /// quarter less time on the 24-puzzle (see docs/pattern-databases.md).
-    #[arg(long)]
-    pub pdb_moves: bool,
     #[command(flatten)]
     pub limits: LimitOpts,
 }
@@ -165,7 +160,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
     let dir = pdb_dir(&args.pdb_dir)?;
     // One core for the lookups and the answers: databases are read once (the anytime
     // solver's 6x6 set too, when cached).
-    let core = crate::pdbs::core_with(dir.as_deref(), args.pdb_load, args.pdb_moves);
+    let core = crate::pdbs::core(dir.as_deref(), args.pdb_load);
     // With one instance, all threads search it together (parallel IDA*); with several,
     // each thread takes whole instances, which keeps every core busy on short searches.
     // The anytime solver's figures are per board within its time: one board at a time.
@@ -182,7 +177,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
         limits: args.limits.limits(),
         threads: per_search,
     };
-    let (heuristics, goals) = prepare(&args, &instances, random, &ask, &core)?;
+    let (heuristics, goals) = prepare(&args, &instances, random, &ask, &core, dir.as_deref())?;
     // Korf & Felner's set with exact search: the published node counts beside ours.
     let published = (args.set == Some(Set::Korf24) && !fast && args.weight.is_none())
         .then(|| Published::parse(instances::KORF24_PUBLISHED));
@@ -228,6 +223,7 @@ fn prepare(
     random: bool,
     ask: &Ask,
     core: &Core,
+    dir: Option<&Path>,
 ) -> Result<(Heuristics, Vec<usize>), Fail> {
     let mut heuristics: Heuristics = Vec::new();
     let mut goals = Vec::new();
@@ -237,7 +233,7 @@ fn prepare(
             goals.push(at);
             continue;
         }
-        let h = databases(args, &goal, ask, core)?;
+        let h = databases(args, &goal, ask, core, dir)?;
         heuristics.push((goal, h));
         goals.push(heuristics.len() - 1);
     }
@@ -256,6 +252,7 @@ fn databases(
     goal: &Board,
     ask: &Ask,
     core: &Core,
+    dir: Option<&Path>,
 ) -> Result<Option<Arc<npuzzle::heuristic::pdb::PdbHeuristic>>, Fail> {
     let limits: &Limits = &ask.limits;
     if ask.anytime {
@@ -280,10 +277,13 @@ fn databases(
                 .map_err(crate::search_fail)?
                 .map(|(_, h)| h)
         } else {
-            Some(Arc::new(
-                core.named_pdbs(goal, &args.pdb, limits)
-                    .map_err(crate::search_fail)?,
-            ))
+            Some(Arc::new(heuristic(
+                goal,
+                &args.pdb,
+                limits,
+                dir,
+                args.pdb_load,
+            )?))
         },
     )
 }

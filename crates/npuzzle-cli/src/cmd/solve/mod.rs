@@ -111,11 +111,6 @@ pub struct Args {
     /// command line: map up to 16 cells and past 36, read from 17 to 36; a batch: read).
     #[arg(long, value_name = "HOW", default_value = "auto")]
     pub pdb_load: npuzzle::heuristic::pdb::Load,
-    /// Give the zero-aware databases an exact search looks up their move bits once
-    /// loaded: twice their memory and about 20 s a 6-tile 24-puzzle table to make, then
-    /// about a quarter less time on the 24-puzzle (for long searches and batches).
-    #[arg(long)]
-    pub pdb_moves: bool,
     /// Where distance tables are kept [default: $NPUZZLE_CACHE_DIR, else $XDG_CACHE_HOME/npuzzle, else ~/.cache/npuzzle].
     #[arg(long, value_name = "DIR")]
     pub cache_dir: Option<std::path::PathBuf>,
@@ -219,7 +214,6 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<u8, Fail> {
             how => how,
         },
         listener: Some(crate::pdbs::listener()),
-        pdb_moves: args.pdb_moves,
         ..Sources::user_cache()
     };
     let shared = Shared {

@@ -365,8 +365,9 @@ fn slot_bits(free: u64, region: u64) -> u64 {
 }
 
 /// The zero-aware word of placement `i` (its plain value `value`) into `out`: the cells of
-/// its regions that need more (two moves, by parity), from the bits `plus` holds a free cell each (`s` a
-/// placement, `k` tiles, `all`: every cell of the board; `pos`: scratch). Unreached
+/// its regions that need more (two moves, by parity), from the bits `plus` holds a free
+/// cell each (`s` a placement, `k` tiles, `all`: every cell of the board; `pos`:
+/// scratch). Unreached
 /// placements (parity, with every tile but the blank in the pattern) hold the highest
 /// value bits and no region bits.
 #[inline]

@@ -208,8 +208,7 @@ impl PatternDb {
     /// The database as file bytes: magic, version, size, goal, tiles, entries, checksum.
     pub fn to_bytes(&self) -> Vec<u8> {
         let size = self.goal.size();
-        let entries = self.file_entries();
-        let mut out = Vec::with_capacity(64 + entries.len());
+        let mut out = Vec::with_capacity(64 + self.entries().len());
         out.extend_from_slice(PDB_MAGIC);
         out.extend_from_slice(&format_version(self.zero_aware).to_le_bytes());
         out.push(size.width() as u8);
@@ -219,7 +218,7 @@ impl PatternDb {
         out.extend_from_slice(self.goal.cells());
         out.extend_from_slice(&self.tiles);
         out.extend_from_slice(&(self.len() as u64).to_le_bytes());
-        out.extend_from_slice(&entries);
+        out.extend_from_slice(self.entries());
         seal(&mut out);
         out
     }

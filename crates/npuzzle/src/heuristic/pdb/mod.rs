@@ -14,9 +14,10 @@
 //! a pattern tile changes the parity of its row plus column, so every way to the goal
 //! from a placement takes the same parity of pattern-tile moves, whatever the blank's
 //! region: a region that needs more than the plain value needs at least two more, and a
-//! set bit is worth two moves. The sums stay additive (each database still counts only its own tiles' moves) and
-//! cost the search nothing more than the plain lookup: a move changes only the moved tile's
-//! databases, the blank staying in the same region for every other one.
+//! set bit is worth two moves. The sums stay additive (each database still counts only
+//! its own tiles' moves) and cost the search nothing more than the plain lookup: a move
+//! changes only the moved tile's databases, the blank staying in the same region for
+//! every other one.
 //!
 //! | module | what |
 //! |---|---|
@@ -77,13 +78,6 @@ pub(super) fn zero_aware_word(value: u8, bits: u32) -> u32 {
     }
 }
 
-/// About how many seconds giving `entries` entries their move bits takes on `threads`
-/// threads (0: all cores; see [`PatternDb::with_moves`]): 2.9 million entries a second per
-/// core here (a 6-tile 24-puzzle table, 127.5 million entries, in 22 s on two cores).
-pub fn moves_seconds(entries: u64, threads: usize) -> f64 {
-    entries as f64 / (2.9e6 * crate::limits::resolve_threads(threads) as f64)
-}
-
 /// Bytes an entry takes: 1, or 4 for a zero-aware database.
 pub(super) fn entry_width(zero_aware: bool) -> usize {
     if zero_aware {
@@ -112,9 +106,6 @@ pub struct PatternDb {
     zero_aware: bool,
     /// Whether `data` maps the file read-only (rather than memory of its own).
     mapped: bool,
-    /// Whether each entry also holds, after its zero-aware word, a word of move bits
-    /// (eight bytes an entry; see [`PatternDb::with_moves`]).
-    moves: bool,
 }
 
 impl PatternDb {
@@ -135,7 +126,6 @@ impl PatternDb {
             start,
             zero_aware,
             mapped: false,
-            moves: false,
         }
     }
 
@@ -158,16 +148,14 @@ impl PatternDb {
             self.drop_pages_in(self.start + at, end - at);
         }
         let data = buf.make_read_only()?;
-        let mut db = PatternDb::from_parts(
+        Ok(PatternDb::from_parts(
             self.goal.clone(),
             self.tiles.clone(),
             self.place.clone(),
             data,
             0,
             self.zero_aware,
-        );
-        db.moves = self.moves;
-        Ok(db)
+        ))
     }
 
     /// Whether the entries are the file mapped read-only ([`Load::Map`]) rather than
@@ -216,11 +204,7 @@ impl PatternDb {
     /// Bytes an entry takes: 1, or 4 for a zero-aware database.
     #[inline(always)]
     fn width(&self) -> usize {
-        if self.moves {
-            8
-        } else {
-            entry_width(self.zero_aware)
-        }
+        entry_width(self.zero_aware)
     }
 
     /// The entry at an index as its plain value (`u8::MAX` where no build reaches) and
@@ -240,7 +224,7 @@ impl PatternDb {
     /// The zero-aware entry at an index (a zero-aware database only).
     #[inline(always)]
     fn word(&self, idx: u64) -> u32 {
-        let at = self.start + self.width() * idx as usize;
+        let at = self.start + 4 * idx as usize;
         match self.data.get(at..at + 4) {
             Some(&[a, b, c, d]) => u32::from_le_bytes([a, b, c, d]),
             _ => panic!("index {idx} out of range of {} entries", self.len()),
@@ -303,23 +287,9 @@ impl PatternDb {
     /// The entries' bytes in index order: one byte per placement, or for a zero-aware
     /// database four (a little-endian word: the plain value in the low
     /// 7 bits, then a bit per cell, set where the blank's region needs
-    /// more: two moves, by parity); eight with move bits (that word, then the move bits'
-    /// word: see [`with_moves`](Self::with_moves)).
+    /// more: two moves, by parity).
     pub fn entries(&self) -> &[u8] {
         &self.data[self.start..self.start + self.width() * self.place.count() as usize]
-    }
-
-    /// The entries as a file holds them: [`entries`](Self::entries), less the move bits
-    /// (a file never holds those; they are made again from the entries).
-    pub(super) fn file_entries(&self) -> std::borrow::Cow<'_, [u8]> {
-        if !self.moves {
-            return std::borrow::Cow::Borrowed(self.entries());
-        }
-        let mut out = Vec::with_capacity(4 * self.len());
-        for e in self.entries().chunks_exact(8) {
-            out.extend_from_slice(&e[..4]);
-        }
-        std::borrow::Cow::Owned(out)
     }
 
     /// The number of entries (placements).
@@ -346,7 +316,7 @@ impl PatternDb {
     #[inline(always)]
     pub fn at(&self, idx: u64) -> u8 {
         if self.zero_aware {
-            self.data[self.start + self.width() * idx as usize] & VALUE_MASK as u8
+            self.data[self.start + 4 * idx as usize] & VALUE_MASK as u8
         } else {
             self.data[self.start + idx as usize]
         }
@@ -364,125 +334,6 @@ impl PatternDb {
         } else {
             self.data[self.start + idx as usize] as u32
         }
-    }
-
-    /// Whether each entry carries the move bits of [`with_moves`](Self::with_moves).
-    pub fn has_moves(&self) -> bool {
-        self.moves
-    }
-
-    /// The move bits at `idx` (0 for a database without them): bit `4 x slot + direction`
-    /// (up, down, left, right) set where sliding the pattern's tile in that slot that way
-    /// onto a free cell raises the plain value, clear where it lowers it (or where the tile
-    /// cannot slide that way).
-    pub fn move_bits(&self, idx: u64) -> u32 {
-        if !self.moves {
-            return 0;
-        }
-        let at = self.start + 8 * idx as usize + 4;
-        match self.data.get(at..at + 4) {
-            Some(&[a, b, c, d]) => u32::from_le_bytes([a, b, c, d]),
-            _ => panic!("index {idx} out of range of {} entries", self.len()),
-        }
-    }
-
-    /// The entry at `idx` of a database with moves: its zero-aware value with the blank
-    /// on `blank`, its plain value, and its move bits (see [`move_bits`](Self::move_bits)).
-    #[inline(always)]
-    pub(crate) fn moves_at(&self, idx: u64, blank: usize) -> (u32, u32, u32) {
-        let at = self.start + 8 * idx as usize;
-        match self.data.get(at..at + 8) {
-            Some(&[a, b, c, d, e, f, g, h]) => {
-                let w = u32::from_le_bytes([a, b, c, d]);
-                let plain = w & VALUE_MASK;
-                (
-                    plain + (((w >> (ZERO_AWARE_VALUE_BITS as usize + blank)) & 1) << 1),
-                    plain,
-                    u32::from_le_bytes([e, f, g, h]),
-                )
-            }
-            _ => panic!("index {idx} out of range of {} entries", self.len()),
-        }
-    }
-
-    /// The same zero-aware database with each entry's move bits beside it: for each tile
-    /// of the pattern and each way it can slide onto a free cell, whether the plain value
-    /// rises (it changes by an odd number, by parity). A search then bounds each child
-    /// from the parent's entry alone: where the plain value rises, the child's value is at
-    /// least the parent's plain value plus one; where it falls, at least that value less
-    /// one (sliding the tile back is one move, and the parent's value with the blank
-    /// where the tile goes is at least its plain value). It reads a child's entry only
-    /// where that bound does not cut the child off. Eight
-    /// bytes an entry (twice the zero-aware database); `None` for a plain database, one
-    /// already with moves, or a pattern of more than eight tiles. Made in memory, never
-    /// saved: [`to_bytes`](Self::to_bytes) writes the zero-aware entries alone.
-    ///
-    /// ```
-    /// use npuzzle::heuristic::pdb::PatternDb;
-    /// use npuzzle::{Board, Limits};
-    /// let goal = Board::solved("3x3".parse().unwrap());
-    /// let db = PatternDb::build_zero_aware(&goal, &[1, 2, 3, 4], &Limits::default(), 1, &mut |_| {})
-    ///     .unwrap();
-    /// let with = db.with_moves(1).unwrap().unwrap();
-    /// // Tile 4 home on cell 3 of 1 2 3/4 5 6/7 8 0 (slot 3): sliding it down (direction 1)
-    /// // onto the free cell 6 raises the value.
-    /// let at = db.placement().index(&[0, 1, 2, 3]);
-    /// assert_eq!(with.at(at), 0);
-    /// assert_eq!(with.move_bits(at) >> (4 * 3 + 1) & 1, 1);
-    /// assert_eq!(with.to_bytes(), db.to_bytes());
-    /// ```
-    pub fn with_moves(&self, threads: usize) -> io::Result<Option<PatternDb>> {
-        let k = self.tiles.len();
-        if !self.zero_aware || self.moves || k > 8 {
-            return Ok(None);
-        }
-        let size = self.goal.size();
-        let (w, n) = (size.width(), size.cells());
-        let count = self.len();
-        let mut buf = huge_buffer(8 * count)?;
-        let threads = crate::limits::resolve_threads(threads);
-        fill_entries(&mut buf, 8, threads, |i, out| {
-            let word = self.word(i);
-            let plain = word & VALUE_MASK;
-            let mut bits = 0u32;
-            if plain != VALUE_MASK {
-                let mut pos = [0u8; MAX_TILES];
-                self.place.unindex(i, &mut pos[..k]);
-                let occupied = pos[..k].iter().fold(0u64, |m, &c| m | 1 << c);
-                for slot in 0..k {
-                    let c = pos[slot] as usize;
-                    let to = [
-                        (c >= w).then(|| c - w),
-                        (c + w < n).then(|| c + w),
-                        (c % w > 0).then(|| c - 1),
-                        (c % w + 1 < w).then(|| c + 1),
-                    ];
-                    for (dir, to) in to.into_iter().enumerate() {
-                        let Some(to) = to else { continue };
-                        if occupied >> to & 1 != 0 {
-                            continue;
-                        }
-                        let j = (i as i64 + self.place.delta(&pos[..k], slot, to as u8)) as u64;
-                        if self.at(j) as u32 > plain {
-                            bits |= 1 << (4 * slot + dir);
-                        }
-                    }
-                }
-            }
-            out[..4].copy_from_slice(&word.to_le_bytes());
-            out[4..].copy_from_slice(&bits.to_le_bytes());
-        });
-        let data = buf.make_read_only()?;
-        let mut db = PatternDb::from_parts(
-            self.goal.clone(),
-            self.tiles.clone(),
-            self.place.clone(),
-            data,
-            0,
-            true,
-        );
-        db.moves = true;
-        Ok(Some(db))
     }
 
     /// Asks the processor to start fetching the entry at `idx` into its cache. Only a

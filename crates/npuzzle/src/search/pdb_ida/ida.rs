@@ -41,11 +41,6 @@ pub(super) struct Ida<'a, const S: usize, const L: usize> {
     pub(super) per_mille: u64,
     /// The duplicate-path pruning machine: a move it refuses is not made.
     pub(super) fsm: &'a Fsm,
-    /// Whether every database looked up carries move bits: a child's plain values are
-    /// then known before its entries are read, and a child they cut off is never read.
-    moves: bool,
-    /// The board's width.
-    w: usize,
 }
 
 /// One shared lookup holding a tile: which, the tile's slot in it, the sides that count
@@ -79,9 +74,6 @@ struct Look {
     pos: [u8; MAX_TILES],
     idx: u64,
     val: u32,
-    /// With move bits: the placement's plain value and its move bits.
-    plain: u32,
-    moves: u32,
 }
 
 impl<'a, const S: usize, const L: usize> Ida<'a, S, L> {
@@ -94,24 +86,15 @@ impl<'a, const S: usize, const L: usize> Ida<'a, S, L> {
         watch: Watch,
     ) -> Ida<'a, S, L> {
         let sides: Vec<Side> = h.sides(&PdbHeuristic::cell_of(cells));
-        let moves = h.has_moves();
         let look = h
             .shared
             .iter()
             .map(|sh| {
                 let side = &sides[sh.side];
-                let (plain, bits) = if moves {
-                    let (_, plain, bits) = h.dbs[sh.db].moves_at(side.idx[sh.db], 0);
-                    (plain, bits)
-                } else {
-                    (0, 0)
-                };
                 Look {
                     pos: side.pos[sh.db],
                     idx: side.idx[sh.db],
                     val: side.val[sh.db],
-                    plain,
-                    moves: bits,
                 }
             })
             .collect();
@@ -161,56 +144,6 @@ impl<'a, const S: usize, const L: usize> Ida<'a, S, L> {
             found: Vec::new(),
             per_mille: 1000,
             fsm: Fsm::for_cells(cells.len()),
-            moves,
-            w: h.goal.size().width(),
-        }
-    }
-
-    /// With move bits: a lower bound on the estimate after moving `tile` into cell `to`
-    /// (the blank's), from the current entries alone, without reading the child's (see
-    /// [`floor_of`](Self::floor_of)). [`peek`](Self::peek) gives the child's estimate.
-    #[inline(always)]
-    fn floor(&self, tile: u8, to: usize) -> u32 {
-        let mut sums = self.sums;
-        for &e in &self.tiles[tile as usize] {
-            if e.db == NONE {
-                break;
-            }
-            let v = self.floor_of(e, to);
-            add_to_sides(
-                &mut sums,
-                e.sides,
-                v.wrapping_sub(self.look[e.l as usize].val),
-            );
-        }
-        sums.iter().copied().max().unwrap_or(0)
-    }
-
-    /// With move bits: a lower bound on lookup `e`'s value once its tile moves into cell
-    /// `to`, from the current entry alone. Moving the tile back is one move, so the
-    /// group's true cost after the move is at least its current value less one; and where
-    /// the move bit says the plain value rises, it is at least the plain value plus one.
-    /// Both bound the group's true cost (of which the child's own entry is only a lower
-    /// bound too), so a sum of them over a partition stays admissible.
-    #[inline(always)]
-    fn floor_of(&self, e: TileLook, to: usize) -> u32 {
-        let lk = &self.look[e.l as usize];
-        let at = lk.pos[e.slot as usize] as usize;
-        let to = self.h.cell_maps[e.map as usize][to] as usize;
-        let dir = if to + self.w == at {
-            0
-        } else if at + self.w == to {
-            1
-        } else if to + 1 == at {
-            2
-        } else {
-            3
-        };
-        let back = lk.val.saturating_sub(1);
-        if (lk.moves >> (4 * e.slot as u32 + dir)) & 1 == 1 {
-            back.max(lk.plain + 1)
-        } else {
-            back
         }
     }
 
@@ -256,14 +189,8 @@ impl<'a, const S: usize, const L: usize> Ida<'a, S, L> {
     /// the blank on `from`: only the moved tile's lookups change, the blank staying in the
     /// same region of free cells for every other).
     #[inline(always)]
-    pub(super) fn peek(
-        &self,
-        tile: u8,
-        idx: [u64; L],
-        from: usize,
-        to: usize,
-    ) -> (u32, [(u32, u32, u32); L]) {
-        let mut vals = [(0u32, 0u32, 0u32); L];
+    pub(super) fn peek(&self, tile: u8, idx: [u64; L], from: usize) -> (u32, [u32; L]) {
+        let mut vals = [0u32; L];
         let mut sums = self.sums;
         let tl = &self.tiles[tile as usize];
         for k in 0..L {
@@ -271,19 +198,9 @@ impl<'a, const S: usize, const L: usize> Ida<'a, S, L> {
             if e.db == NONE {
                 break;
             }
-            let db = &self.h.dbs[e.db as usize];
-            let blank = self.h.cell_maps[e.map as usize][from] as usize;
-            let v = if self.moves {
-                // The entry's value, or the bound from the current entry where that is
-                // larger (both bound the group's true cost).
-                vals[k] = db.moves_at(idx[k], blank);
-                vals[k].0 = vals[k].0.max(self.floor_of(e, to));
-                vals[k].0
-            } else {
-                let v = db.at_blank(idx[k], blank);
-                vals[k].0 = v;
-                v
-            };
+            let v = self.h.dbs[e.db as usize]
+                .at_blank(idx[k], self.h.cell_maps[e.map as usize][from] as usize);
+            vals[k] = v;
             add_to_sides(
                 &mut sums,
                 e.sides,
@@ -295,14 +212,8 @@ impl<'a, const S: usize, const L: usize> Ida<'a, S, L> {
 
     /// Moves `tile` to cell `to` in the bookkeeping, given its new indices and entries.
     #[inline(always)]
-    pub(super) fn apply(
-        &mut self,
-        tile: u8,
-        to: usize,
-        idx: [u64; L],
-        vals: [(u32, u32, u32); L],
-    ) -> Undo<L> {
-        let mut undo = [(0u64, 0u32, 0u32, 0u32); L];
+    pub(super) fn apply(&mut self, tile: u8, to: usize, idx: [u64; L], vals: [u32; L]) -> Undo<L> {
+        let mut undo = [(0u64, 0u32); L];
         let tl = self.tiles[tile as usize];
         for k in 0..L {
             let e = tl[k];
@@ -311,10 +222,10 @@ impl<'a, const S: usize, const L: usize> Ida<'a, S, L> {
             }
             let lk = &mut self.look[e.l as usize];
             lk.pos[e.slot as usize] = self.h.cell_maps[e.map as usize][to];
-            undo[k] = (lk.idx, lk.val, lk.plain, lk.moves);
-            let change = vals[k].0.wrapping_sub(lk.val);
+            undo[k] = (lk.idx, lk.val);
+            let change = vals[k].wrapping_sub(lk.val);
             lk.idx = idx[k];
-            (lk.val, lk.plain, lk.moves) = vals[k];
+            lk.val = vals[k];
             add_to_sides(&mut self.sums, e.sides, change);
         }
         undo
@@ -325,7 +236,7 @@ impl<'a, const S: usize, const L: usize> Ida<'a, S, L> {
     #[inline(always)]
     pub(super) fn shift(&mut self, tile: u8, to: usize, from: usize) -> Undo<L> {
         let idx = self.fetch(tile, to);
-        let (_, vals) = self.peek(tile, idx, from, to);
+        let (_, vals) = self.peek(tile, idx, from);
         self.apply(tile, to, idx, vals)
     }
 
@@ -341,7 +252,8 @@ impl<'a, const S: usize, const L: usize> Ida<'a, S, L> {
             let lk = &mut self.look[e.l as usize];
             lk.pos[e.slot as usize] = self.h.cell_maps[e.map as usize][back];
             let change = undo[k].1.wrapping_sub(lk.val);
-            (lk.idx, lk.val, lk.plain, lk.moves) = undo[k];
+            lk.idx = undo[k].0;
+            lk.val = undo[k].1;
             add_to_sides(&mut self.sums, e.sides, change);
         }
     }
@@ -453,26 +365,19 @@ impl<'a, const S: usize, const L: usize> Ida<'a, S, L> {
         let moves = mt.from(blank);
         let mut kids = [(0usize, [0u64; L], 0 as State); 4];
         let mut count = 0;
-        let mut generated = 0;
         for (k, &(d, from)) in moves.iter().enumerate() {
             let nq = self.fsm.next(q, d);
             if nq != Fsm::REFUSED {
-                generated += 1;
-                let tile = self.cells[from];
-                // With move bits, a child its plain values cut off is never read.
-                if self.moves && self.b.cut(self.f(g + 1, self.floor(tile, blank))) {
-                    continue;
-                }
                 self.fsm.prefetch(nq);
-                kids[count] = (k, self.fetch(tile, blank), nq);
+                kids[count] = (k, self.fetch(self.cells[from], blank), nq);
                 count += 1;
             }
         }
-        self.stats.generated += generated;
+        self.stats.generated += count as u64;
         for &(k, idx, nq) in &kids[..count] {
             let (d, from) = moves[k];
             let tile = self.cells[from];
-            let (hc, vals) = self.peek(tile, idx, from, blank);
+            let (hc, vals) = self.peek(tile, idx, from);
             let f = self.f(g + 1, hc);
             if self.b.cut(f) {
                 continue;

@@ -15,9 +15,8 @@ use crate::moves::{Direction, MoveTable};
 use crate::parity::{precheck, solution_parity};
 use crate::solution::{Solution, Stats};
 
-/// What undoing a move needs: the old index, entry, plain value and move bits of each
-/// lookup holding the tile.
-type Undo<const L: usize> = [(u64, u32, u32, u32); L];
+/// What undoing a move needs: the old index and entry of each lookup holding the tile.
+type Undo<const L: usize> = [(u64, u32); L];
 
 /// One move walked down to a root: the tile, the cells it left and entered, and its undo.
 type Step<const L: usize> = (u8, usize, usize, Undo<L>);
