@@ -1783,10 +1783,12 @@ fn bench_measures_the_fast_solver_weights_and_random_boards() {
         lens
     };
     let fast = lengths("fast", &[]);
-    // The anytime solver starts from the fast answer and only keeps shorter ones.
+    // The anytime solver starts from the fast answer and only keeps shorter ones: never
+    // longer, whatever the machine does in 0.3 s (how much shorter depends on its speed;
+    // the fixed width below shows it shorter without a clock).
     let any = lengths("anytime", &["--time-limit", "0.3"]);
     assert!(
-        any.iter().zip(&fast).all(|(a, f)| a < f),
+        any.iter().zip(&fast).all(|(a, f)| a <= f),
         "{any:?} {fast:?}"
     );
     // At one beam width there is no clock: the same lengths every run, shorter than the
