@@ -63,9 +63,8 @@ impl PatternDb {
     /// Builds the zero-aware database of `tiles` towards `goal` (boards of up to
     /// [`ZERO_AWARE_MAX_CELLS`] cells): the same search as [`build`](Self::build), each
     /// entry also marking the cells where the blank's region needs more (two moves more:
-    /// every way to the goal from a placement takes the same parity of pattern-tile
-    /// moves, whatever the blank's region). Four
-    /// times the memory of the plain database; its sums are never smaller.
+    /// see the [module notes](super)). Four times the memory of the plain database; its
+    /// sums are never smaller.
     ///
     /// ```
     /// use npuzzle::heuristic::pdb::PatternDb;
@@ -486,12 +485,9 @@ impl Ctx<'_> {
                 } else if was < next && (held == 0 || held == 2) {
                     // A region first reached in this layer (unseen, or marked for the next
                     // layer by another thread: setting the bits twice changes nothing) of
-                    // a placement reached earlier: its cells need more. Each pattern-tile
-                    // move flips the parity of the tiles' rows plus columns, so a
-                    // placement is reached only in layers of one parity: this layer is at
-                    // least two past the placement's, and an entry's bit is worth two.
-                    // Set in an earlier layer, the placement's value is seen by every
-                    // thread.
+                    // a placement reached earlier: its cells need more, at least two
+                    // (parity: the module notes). Set in an earlier layer, the
+                    // placement's value is seen by every thread.
                     if let Some(plus) = self.plus {
                         plus.or_bits(p2 * self.s as u64, slot_bits(free2, region) as u128);
                     }

@@ -324,8 +324,8 @@ impl PatternDb {
 
     /// The value at an index with the blank on cell `blank` (a free cell of that
     /// placement): two more than [`at`](Self::at) where a zero-aware database knows the
-    /// blank's region needs more (the parity of a placement's pattern-tile moves is the
-    /// same from every region, so more is at least two); the plain value otherwise.
+    /// blank's region needs more (by parity, see the [module notes](self)); the plain
+    /// value otherwise.
     #[inline(always)]
     pub fn at_blank(&self, idx: u64, blank: usize) -> u32 {
         if self.zero_aware {
