@@ -435,6 +435,38 @@ fn compare_runs_every_search_and_they_agree_with_the_bfs() {
     }
 }
 
+/// A comparison's runs that the time limit stops keep the nodes they expanded and
+/// generated beside their error.
+#[test]
+fn compare_runs_stopped_by_the_clock_keep_their_nodes() {
+    let addr = start(npuzzle_web::Config {
+        compare_time_limit: Duration::from_millis(300),
+        ..npuzzle_web::Config::default()
+    });
+    let board = "15 14 13 12/11 10 9 8/7 6 5 4/3 1 2 0";
+    let body = serde_json::json!({ "board": board });
+    let a = post(addr, "/api/compare", &body.to_string());
+    assert_eq!(a.status, 200, "{}", a.body);
+    let v = a.json();
+    let stopped: Vec<&serde_json::Value> = v["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["error"].as_str().is_some_and(|e| e.contains("stopped")))
+        .collect();
+    // Iterative deepening cannot finish this board (80 moves) in 300 ms on any machine.
+    assert!(
+        stopped.iter().any(|r| r["algorithm"] == "iddfs"),
+        "{}",
+        a.body
+    );
+    for r in stopped {
+        let expanded = r["expanded"].as_u64().expect("expanded nodes");
+        let generated = r["generated"].as_u64().expect("generated nodes");
+        assert!(generated >= expanded, "{r}");
+    }
+}
+
 /// A 4x4 board that iterative deepening cannot finish: it runs to its time limit.
 const HARD: &str = r#"{"board": "15 14 13 12/11 10 9 8/7 6 5 4/3 1 2 0", "algorithm": "iddfs"}"#;
 

@@ -338,8 +338,11 @@ pub enum SearchError {
         elapsed: Duration,
         /// The best lower bound on the solution length proven so far.
         lower_bound: u32,
-        /// Nodes expanded so far.
+        /// Nodes expanded so far (for the layered whole-space searches, states found).
         expanded: u64,
+        /// Nodes generated so far (0 where the algorithm counts none: the layered
+        /// whole-space searches, the fast solver).
+        generated: u64,
     },
     /// The algorithm packs a board into too few bits for this many cells.
     TooManyCells {
@@ -692,6 +695,7 @@ impl SearchError {
     ///     elapsed: Duration::from_secs(1),
     ///     lower_bound: 24,
     ///     expanded: 1000,
+    ///     generated: 2100,
     /// };
     /// assert_eq!(stopped("idastar").proven_bound(), Some(24));
     /// assert_eq!(stopped("pdb build").proven_bound(), None);
@@ -749,6 +753,7 @@ impl fmt::Display for SearchError {
                 elapsed,
                 lower_bound,
                 expanded,
+                ..
             } => write!(
                 f,
                 "{algorithm} stopped (time limit or interrupt) after {:.2} s, at depth \
@@ -761,6 +766,7 @@ impl fmt::Display for SearchError {
                 elapsed,
                 lower_bound,
                 expanded,
+                ..
             } => write!(
                 f,
                 "{algorithm} stopped (time limit, node budget or interrupt) after {:.2} s and {} expanded \

@@ -250,7 +250,7 @@ impl Layers<'_> {
                 elapsed: self.watch.elapsed(),
             });
             if self.watch.expired() {
-                return Err(self.watch.timeout(self.name, depth, found));
+                return Err(self.watch.timeout(self.name, depth, found, 0));
             }
         }
     }

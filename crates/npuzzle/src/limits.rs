@@ -321,18 +321,20 @@ impl Watch {
     }
 
     /// The error for a search stopped by the clock or the cancel flag, with the lower
-    /// bound it proved and the nodes it expanded.
+    /// bound it proved and the nodes it expanded and generated.
     pub(crate) fn timeout(
         &self,
         algorithm: &'static str,
         lower_bound: u32,
         expanded: u64,
+        generated: u64,
     ) -> SearchError {
         SearchError::TimeLimit {
             algorithm,
             elapsed: self.elapsed(),
             lower_bound,
             expanded,
+            generated,
         }
     }
 }

@@ -37,7 +37,7 @@ pub(super) fn run_json(r: &npuzzle::request::Run) -> Value {
             "exact": r.exact,
             "length": null,
             "expanded": match e { SearchError::TimeLimit { expanded, .. } => Some(*expanded), _ => None },
-            "generated": null,
+            "generated": match e { SearchError::TimeLimit { generated, .. } => Some(*generated), _ => None },
             "peak_stored": null,
             "seconds": null,
             "error": e.to_string(),

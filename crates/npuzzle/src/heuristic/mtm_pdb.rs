@@ -195,7 +195,7 @@ pub fn table(goal: &[u8; 16], limits: &Limits, threads: usize) -> Result<Vec<u8>
     let chunks = STATES.div_ceil(chunk) as usize;
     for depth in 0u8.. {
         if watch.expired() {
-            return Err(watch.timeout("mtm table", depth as u32, 0));
+            return Err(watch.timeout("mtm table", depth as u32, 0, 0));
         }
         let found = AtomicU64::new(0);
         run_chunks(threads, chunks, 1, |lo, hi| {

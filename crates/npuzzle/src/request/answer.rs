@@ -47,6 +47,8 @@ struct Proven {
     bound: u32,
     /// The nodes it expanded.
     expanded: u64,
+    /// The nodes it generated.
+    generated: u64,
     /// When the board's time ends.
     until: Option<Instant>,
 }
@@ -115,6 +117,7 @@ impl Work<'_> {
             lower_bound,
             elapsed,
             expanded,
+            generated,
             ..
         }) = result
         else {
@@ -132,6 +135,7 @@ impl Work<'_> {
         self.proven = Some(Proven {
             bound: *lower_bound,
             expanded: *expanded,
+            generated: *generated,
             until,
         });
         true
@@ -452,6 +456,7 @@ impl Core {
                 let mut a =
                     search::anytime_above(board, goal, threads, &left, p.bound, &dbs, None)?;
                 a.solution.stats.expanded += p.expanded;
+                a.solution.stats.generated += p.generated;
                 a.solution.stats.elapsed = w.started.elapsed();
                 a
             }

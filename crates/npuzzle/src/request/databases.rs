@@ -741,6 +741,7 @@ mod tests {
             elapsed: Duration::from_millis(5400),
             lower_bound: 24,
             expanded: 5_764_638,
+            generated: 0,
         };
         let note = auto_build_stopped::<u8>(Err(stopped("pdb build")), false)
             .unwrap()

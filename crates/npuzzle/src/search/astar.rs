@@ -221,7 +221,7 @@ fn run<H: Heuristic>(
         }
         stats.expanded += 1;
         if stats.expanded & 0xfff == 0 && watch.stop(stats.expanded) {
-            return Err(watch.timeout("astar", lower_bound, stats.expanded));
+            return Err(watch.timeout("astar", lower_bound, stats.expanded, stats.generated));
         }
         // Up to four children are stored: before a structure grows, the memory it will
         // hold at the peak of growing must fit the limit (and the machine). Counting

@@ -80,7 +80,7 @@ pub fn bfs(start: &Board, goal: &Board, limits: &Limits) -> Result<Solution, Sea
         for &s in &frontier {
             stats.expanded += 1;
             if stats.expanded & 0x3fff == 0 && watch.stop(stats.expanded) {
-                return Err(watch.timeout("bfs", depth + 1, stats.expanded));
+                return Err(watch.timeout("bfs", depth + 1, stats.expanded, stats.generated));
             }
             for &(d, from) in mt.from(packed::blank(s)) {
                 let t = packed::slide(s, from);

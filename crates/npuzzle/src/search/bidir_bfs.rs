@@ -68,7 +68,12 @@ pub fn bibfs(start: &Board, goal: &Board, limits: &Limits) -> Result<Solution, S
         for &s in &frontier[side] {
             stats.expanded += 1;
             if stats.expanded & 0x3fff == 0 && watch.stop(stats.expanded) {
-                return Err(watch.timeout("bibfs", depth[0] + depth[1] + 1, stats.expanded));
+                return Err(watch.timeout(
+                    "bibfs",
+                    depth[0] + depth[1] + 1,
+                    stats.expanded,
+                    stats.generated,
+                ));
             }
             for &(d, from) in mt.from(packed::blank(s)) {
                 let t = packed::slide(s, from);

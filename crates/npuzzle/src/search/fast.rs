@@ -233,7 +233,7 @@ pub fn fast(start: &Board, goal: &Board, limits: &Limits) -> Result<Solution, Se
     let (mut r0, mut c0) = (0, 0);
     while h - r0 > 3 || w - c0 > 3 {
         if watch.expired() {
-            return Err(watch.timeout("fast", 0, 0));
+            return Err(watch.timeout("fast", 0, 0, 0));
         }
         let rows = h - r0 > 3 && (h - r0 >= w - c0 || w - c0 <= 3);
         // The line's cells in order, and the band of three lines it is finished in.

@@ -163,6 +163,10 @@ impl<H: Heuristic> Passes for Dfs<'_, H> {
     fn expanded(&self) -> u64 {
         self.stats.expanded
     }
+
+    fn generated(&self) -> u64 {
+        self.stats.generated
+    }
 }
 
 pub(crate) fn run<H: Heuristic>(

@@ -133,6 +133,10 @@ impl Passes for Mtm<'_> {
     fn expanded(&self) -> u64 {
         self.stats.expanded
     }
+
+    fn generated(&self) -> u64 {
+        self.stats.generated
+    }
 }
 
 /// A shortest solution in the multi-tile metric (sliding any number of tiles of one row

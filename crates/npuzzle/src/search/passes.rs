@@ -83,6 +83,8 @@ pub(crate) trait Passes {
     fn pass(&mut self, bound: u32) -> Pass;
     /// Nodes expanded so far, over all passes.
     fn expanded(&self) -> u64;
+    /// Nodes generated so far, over all passes.
+    fn generated(&self) -> u64;
 }
 
 /// The one iterative-deepening loop: passes with bounds from `first` raised to the
@@ -123,7 +125,9 @@ pub(crate) fn deepen(
         }
         match pass {
             Pass::Found => return Ok(bound),
-            Pass::Stopped => return Err(watch.timeout(name, bound, search.expanded())),
+            Pass::Stopped => {
+                return Err(watch.timeout(name, bound, search.expanded(), search.generated()))
+            }
             Pass::Over(over) => {
                 assert!(
                     over != u32::MAX,
@@ -134,7 +138,7 @@ pub(crate) fn deepen(
                 // search's bound divided by its weight).
                 watch.report(name, Some(unweigh(bound, per_mille)), search.expanded());
                 if watch.stop(search.expanded()) {
-                    return Err(watch.timeout(name, bound, search.expanded()));
+                    return Err(watch.timeout(name, bound, search.expanded(), search.generated()));
                 }
             }
         }
@@ -154,11 +158,13 @@ pub(crate) fn weighted_bound<T>(
             elapsed,
             lower_bound,
             expanded,
+            generated,
         } => SearchError::TimeLimit {
             algorithm,
             elapsed,
             lower_bound: unweigh(lower_bound, per_mille),
             expanded,
+            generated,
         },
         e => e,
     })

@@ -325,7 +325,7 @@ pub(crate) fn anytime_above(
         .as_ref()
         .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
     {
-        return Err(watch.timeout("anytime", lower_bound, nodes.get().0));
+        return Err(watch.timeout("anytime", lower_bound, nodes.get().0, nodes.get().1));
     }
     // An answer at once, whatever the clock says (milliseconds even on 16x16).
     let best = super::super::fast(start, goal, &unbounded(&limits))?.moves;
@@ -403,10 +403,10 @@ fn opening(
         Err(SearchError::TimeLimit {
             lower_bound: l,
             expanded,
+            generated,
             ..
         }) => {
-            // (A stopped search tells its expanded nodes only.)
-            nodes.add(expanded, 0);
+            nodes.add(expanded, generated);
             lower_bound = lower_bound.max(l)
         }
         Err(e) => return Err(e),

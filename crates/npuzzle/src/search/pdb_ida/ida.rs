@@ -412,4 +412,8 @@ impl<const S: usize, const L: usize> Passes for Ida<'_, S, L> {
     fn expanded(&self) -> u64 {
         self.stats.expanded
     }
+
+    fn generated(&self) -> u64 {
+        self.stats.generated
+    }
 }

@@ -209,6 +209,10 @@ impl<const S: usize, const L: usize> Passes for Parallel<'_, S, L> {
     fn expanded(&self) -> u64 {
         self.stats.expanded
     }
+
+    fn generated(&self) -> u64 {
+        self.stats.generated
+    }
 }
 
 /// [`idastar_pdb`](super::idastar_pdb) on `threads` threads: each pass expands the tree a few levels into a

@@ -120,7 +120,7 @@ fn frontier_in<const S: usize, const L: usize>(
             });
         }
         if watch.expired() {
-            return Err(watch.timeout("idastar", bound, root.stats.expanded));
+            return Err(watch.timeout("idastar", bound, root.stats.expanded, root.stats.generated));
         }
         // Enough roots, or none at all (the bound cuts the tree off above this level).
         if paths.len() >= min_paths || paths.is_empty() {
@@ -199,7 +199,7 @@ fn subtrees_in<const S: usize, const L: usize>(
     let mut undo = Vec::new();
     for (i, path) in paths.iter().enumerate() {
         if watch.expired() {
-            return Err(watch.timeout("idastar", bound, ida.stats.expanded));
+            return Err(watch.timeout("idastar", bound, ida.stats.expanded, ida.stats.generated));
         }
         let blank = ida.descend(start.blank(), path, &mut undo);
         ida.b.start(bound);
@@ -213,7 +213,7 @@ fn subtrees_in<const S: usize, const L: usize>(
             });
         }
         if ida.b.stopped {
-            return Err(watch.timeout("idastar", bound, ida.stats.expanded));
+            return Err(watch.timeout("idastar", bound, ida.stats.expanded, ida.stats.generated));
         }
         ida.climb(&undo);
     }
