@@ -274,12 +274,14 @@ pub(crate) fn _solution(
 /// the library's, as `npuzzle solve --json` and the server give it. `exact=True`: proven
 /// answers only (auto never answers with the fast solver); `pdb`: a partition by name
 /// (`"7-8"`, `"6-6-3"`, `"1,2,3/4,5,6"`), loaded from the user's database folder or built
-/// within a minute, as the CLI's `--pdb` (`pdbs` gives them instead).
+/// within a minute, as the CLI's `--pdb` (`pdbs` gives them instead); `max_memory`: bytes a
+/// search may use (the CLI's `--max-memory`; by default half the machine's memory), a
+/// search that needs more being refused with ValueError before it starts.
 #[pyfunction]
 #[pyo3(signature = (board, goal=None, algorithm="auto", heuristic=None, weight=None,
                     time_limit=None, size=None, notation="tile", metric="stm", pdbs=None,
                     solutions=None, progress=None, threads=0, beam_width=None, *,
-                    exact=false, pdb=None))]
+                    exact=false, pdb=None, max_memory=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve(
     py: Python<'_>,
@@ -299,8 +301,10 @@ pub(crate) fn solve(
     beam_width: Option<i128>,
     exact: bool,
     pdb: Option<String>,
+    max_memory: Option<i128>,
 ) -> PyResult<Solution> {
     let solutions = whole_or_none("solutions", solutions)?;
+    let max_memory: Option<u64> = whole_or_none("max_memory", max_memory)?;
     let threads = whole("threads", threads)?;
     let beam_width = whole_or_none("beam_width", beam_width)?;
     let b = board_arg(board, size, "board")?;
@@ -319,10 +323,13 @@ pub(crate) fn solve(
     let metric = metric
         .parse::<Metric>()
         .map_err(|e| value_error(format!("metric: {e}")))?;
-    let limits = Limits {
+    let mut limits = Limits {
         time_limit: time_limit_arg(time_limit)?,
         ..Limits::default()
     };
+    if let Some(m) = max_memory {
+        limits.max_memory = m;
+    }
     let pdbs = pdbs_for(pdbs, &g)?.map(|h| (pdbs.map_or(String::new(), |p| p.spec.clone()), h));
     let request = Request {
         goal: Some(g),

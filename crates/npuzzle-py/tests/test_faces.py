@@ -212,6 +212,26 @@ def test_every_face_refuses_alike(faces, opts, says):
     assert says in json.loads(e.value.read())["error"]
 
 
+def test_the_cli_and_python_take_one_memory_limit():
+    """`--max-memory` and `max_memory=` are one limit: a search that needs more is refused
+    in the library's words by both (each naming its own way to raise it), and one that fits
+    answers alike."""
+    board = "8 1 3/4 0 2/7 6 5"
+    says = "bfs on 3x3 needs about 1.0 MiB but the memory limit is 1000 bytes"
+    out = cli("solve", "--algo", "bfs", "--max-memory", "1000", board)
+    assert out.returncode != 0 and says in out.stderr and "--max-memory raises the limit" in out.stderr, out.stderr
+    with pytest.raises(ValueError) as e:
+        npuzzle.solve(board, algorithm="bfs", max_memory=1000)
+    assert says in str(e.value) and "max_memory raises the limit" in str(e.value), e.value
+    out = cli("solve", "--json", "--algo", "bfs", "--max-memory", "64M", board)
+    assert out.returncode == 0, out.stderr
+    a = json.loads(out.stdout)
+    b = json.loads(npuzzle.solve(board, algorithm="bfs", max_memory=64 << 20).to_json())
+    assert (a["length"], a["moves"], a["optimal"]) == (b["length"], b["moves"], b["optimal"]), (a, b)
+    with pytest.raises(ValueError, match="max_memory: expected a whole number"):
+        npuzzle.solve(board, max_memory=-1)
+
+
 def test_with_nothing_given_every_face_answers_alike(tmp_path):
     """As a user runs them, each in a process of its own, with nothing given but the user's
     cache: `npuzzle pdb build` saves the 5-5-5 set there; `npuzzle solve --json`, Python's

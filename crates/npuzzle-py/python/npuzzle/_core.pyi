@@ -122,8 +122,10 @@ def solve(
     *,
     exact: bool = False,
     pdb: Optional[str] = None,
+    max_memory: Optional[int] = None,
 ) -> Solution:
-    """Solves one board (TimeoutError when a named algorithm runs out of time)."""
+    """Solves one board (TimeoutError when a named algorithm runs out of time; ValueError
+    when a search needs more memory than max_memory bytes allow)."""
 
 def _solution(
     board: str,
