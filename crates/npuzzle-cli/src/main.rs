@@ -111,15 +111,13 @@ pub fn search_words(e: &npuzzle::SearchError) -> String {
             "{e} (npuzzle pdb build --size WxH --pdb PARTITION [--goal GOAL] builds it ahead, \
              with --goal where the board's goal is not the usual one; or raise --time-limit)"
         ),
-        E::MemoryLimit {
-            suggestion, needed, ..
-        } => {
+        E::MemoryLimit { suggestion, .. } => {
             let mut words = e.to_string();
             if !suggestion.is_empty() && !suggestion.contains(' ') {
                 words += &format!(" (--algo {suggestion})");
             }
             // A larger limit is worth naming where this machine holds what is needed.
-            if npuzzle::limits::machine_memory().is_some_and(|m| *needed <= m) {
+            if npuzzle::limits::raising_helps(e) {
                 words += "; --max-memory raises the limit";
             }
             words

@@ -34,9 +34,7 @@ fn search_error(e: SearchError) -> PyErr {
         SearchError::TimeLimit { .. } => PyTimeoutError::new_err(e.to_string()),
         // A larger limit is worth naming where this machine holds what is needed (as the
         // CLI names --max-memory).
-        SearchError::MemoryLimit { needed, .. }
-            if npuzzle::limits::machine_memory().is_some_and(|m| needed <= m) =>
-        {
+        e if npuzzle::limits::raising_helps(&e) => {
             value_error(format!("{e}; max_memory raises the limit"))
         }
         e => value_error(e),

@@ -153,6 +153,30 @@ fn read_memory_budget() -> u64 {
     }
 }
 
+/// Whether a larger memory limit would let a refused search run: `e` is a
+/// [`SearchError::MemoryLimit`] whose need this machine's memory holds (every face then
+/// names its way to raise the limit).
+///
+/// ```
+/// use npuzzle::{limits, SearchError};
+/// let refused = |needed| SearchError::MemoryLimit {
+///     algorithm: "bfs",
+///     size: "3x3".parse().unwrap(),
+///     needed,
+///     limit: 1000,
+///     suggestion: "idastar",
+/// };
+/// assert!(!limits::raising_helps(&refused(u64::MAX)));
+/// let known = limits::machine_memory().is_some();
+/// assert_eq!(limits::raising_helps(&refused(1 << 20)), known);
+/// ```
+pub fn raising_helps(e: &SearchError) -> bool {
+    match e {
+        SearchError::MemoryLimit { needed, .. } => machine_memory().is_some_and(|m| *needed <= m),
+        _ => false,
+    }
+}
+
 /// The machine's memory (`MemTotal` in `/proc/meminfo`), where it can be read; read once.
 pub fn machine_memory() -> Option<u64> {
     static TOTAL: OnceLock<Option<u64>> = OnceLock::new();
