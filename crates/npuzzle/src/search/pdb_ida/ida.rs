@@ -56,14 +56,13 @@ struct TileLook {
 }
 
 /// Adds `change` (an entry's new value less its old, wrapping) to the sum of every side
-/// in `sides` (a bit each).
+/// in `sides` (a bit each): every sum, the change masked to nothing where the side's bit
+/// is clear, without branches. (A loop over the set bits, one to four of them, took 7 to
+/// 8% longer on 24-puzzle instances 38 and 44 with eight sides, on one thread.)
 #[inline(always)]
 fn add_to_sides<const S: usize>(sums: &mut [u32; S], sides: u32, change: u32) {
-    let mut m = sides;
-    while m != 0 {
-        let s = m.trailing_zeros() as usize;
-        sums[s] = sums[s].wrapping_add(change);
-        m &= m - 1;
+    for (s, sum) in sums.iter_mut().enumerate() {
+        *sum = sum.wrapping_add(change & 0u32.wrapping_sub((sides >> s) & 1));
     }
 }
 
