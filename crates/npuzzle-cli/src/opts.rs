@@ -109,58 +109,15 @@ pub fn interrupt_flag() -> Arc<AtomicBool> {
     .clone()
 }
 
-/// `s` quoted for a message, cut to its first 40 characters (with how many there were)
-/// when longer: a 300-digit number is not repeated whole.
-pub fn quote_short(s: &str) -> String {
-    const KEEP: usize = 40;
-    let n = s.chars().count();
-    if n <= KEEP {
-        return format!("{s:?}");
-    }
-    let head: String = s.chars().take(KEEP).collect();
-    format!("{:?} ({n} characters)", format!("{head}..."))
-}
+/// `s` quoted for a message, cut short when long (the library's).
+pub use npuzzle::error::quote_short;
 
 /// A count with thousands separators: `181,440` (the library's, as its messages write
 /// counts).
 pub use npuzzle::error::grouped as thousands;
 
-/// Reads a byte count: a number with an optional K, M, G or T suffix (binary units).
-pub fn parse_bytes(s: &str) -> Result<u64, String> {
-    let t = s
-        .trim()
-        .trim_end_matches(['b', 'B'])
-        .trim_end_matches(['i', 'I']);
-    let (num, mult) = match t.chars().last() {
-        Some('k' | 'K') => (&t[..t.len() - 1], 1u64 << 10),
-        Some('m' | 'M') => (&t[..t.len() - 1], 1 << 20),
-        Some('g' | 'G') => (&t[..t.len() - 1], 1 << 30),
-        Some('t' | 'T') => (&t[..t.len() - 1], 1 << 40),
-        _ => (t, 1),
-    };
-    let too_big = || {
-        format!(
-            "expected at most 16 EiB (2^64 - 1 bytes), found {}",
-            quote_short(s)
-        )
-    };
-    // A whole number is read exactly (a float would round 2^64 - 2 up to 2^64).
-    if let Ok(v) = num.trim().parse::<u128>() {
-        return u64::try_from(v * mult as u128).map_err(|_| too_big());
-    }
-    if num.trim().bytes().all(|b| b.is_ascii_digit()) && !num.trim().is_empty() {
-        return Err(too_big());
-    }
-    match num.trim().parse::<f64>() {
-        // 2^64 is the first value a u64 cannot hold; a larger figure is refused, not capped.
-        Ok(v) if v >= 0.0 && v * mult as f64 >= 18_446_744_073_709_551_616.0 => Err(too_big()),
-        Ok(v) if v >= 0.0 && v.is_finite() => Ok((v * mult as f64) as u64),
-        _ => Err(format!(
-            "expected a size such as 512M or 4G (a number, then K, M, G or T), found {}",
-            quote_short(s)
-        )),
-    }
-}
+/// Reads a byte count such as `512M` or `4G` (the library's, as Python reads it too).
+pub use npuzzle::limits::parse_bytes;
 
 /// The longest time limit read, in seconds.
 pub const MAX_SECONDS: f64 = 1e9;

@@ -114,6 +114,22 @@ pub(crate) fn whole_or_none<T: Whole>(name: &str, v: Option<i128>) -> PyResult<O
     v.map(|v| whole(name, v)).transpose()
 }
 
+/// `max_memory`: a whole number of bytes, or a size such as `"4G"` read by the library as
+/// the CLI reads `--max-memory`.
+pub(crate) fn bytes_arg(v: &Bound<'_, PyAny>) -> PyResult<u64> {
+    if let Ok(s) = v.extract::<String>() {
+        return npuzzle::limits::parse_bytes(&s)
+            .map_err(|e| value_error(format!("max_memory: {e}")));
+    }
+    match v.extract::<i128>() {
+        Ok(n) if !v.is_instance_of::<pyo3::types::PyBool>() => whole("max_memory", n),
+        _ => Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "max_memory: expected a whole number of bytes or a size such as \"4G\", found {}",
+            v.get_type().name()?
+        ))),
+    }
+}
+
 /// A time limit in seconds: representable and not negative, or none (a limit of 0 is the
 /// library's to refuse, in the words every face gives).
 pub(crate) fn time_limit_arg(t: Option<f64>) -> PyResult<Option<Duration>> {

@@ -275,8 +275,9 @@ pub(crate) fn _solution(
 /// answers only (auto never answers with the fast solver); `pdb`: a partition by name
 /// (`"7-8"`, `"6-6-3"`, `"1,2,3/4,5,6"`), loaded from the user's database folder or built
 /// within a minute, as the CLI's `--pdb` (`pdbs` gives them instead); `max_memory`: bytes a
-/// search may use (the CLI's `--max-memory`; by default half the machine's memory), a
-/// search that needs more being refused with ValueError before it starts.
+/// search may use, a whole number or a size such as `"4G"` read as the CLI's
+/// `--max-memory` reads it (by default half the machine's memory), a search that needs
+/// more being refused with ValueError before it starts.
 #[pyfunction]
 #[pyo3(signature = (board, goal=None, algorithm="auto", heuristic=None, weight=None,
                     time_limit=None, size=None, notation="tile", metric="stm", pdbs=None,
@@ -301,10 +302,10 @@ pub(crate) fn solve(
     beam_width: Option<i128>,
     exact: bool,
     pdb: Option<String>,
-    max_memory: Option<i128>,
+    max_memory: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Solution> {
     let solutions = whole_or_none("solutions", solutions)?;
-    let max_memory: Option<u64> = whole_or_none("max_memory", max_memory)?;
+    let max_memory: Option<u64> = max_memory.map(bytes_arg).transpose()?;
     let threads = whole("threads", threads)?;
     let beam_width = whole_or_none("beam_width", beam_width)?;
     let b = board_arg(board, size, "board")?;

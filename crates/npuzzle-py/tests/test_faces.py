@@ -228,8 +228,21 @@ def test_the_cli_and_python_take_one_memory_limit():
     a = json.loads(out.stdout)
     b = json.loads(npuzzle.solve(board, algorithm="bfs", max_memory=64 << 20).to_json())
     assert (a["length"], a["moves"], a["optimal"]) == (b["length"], b["moves"], b["optimal"]), (a, b)
+    # The CLI's form reads the same in Python: "64M" answers, "1000" is refused alike.
+    c = json.loads(npuzzle.solve(board, algorithm="bfs", max_memory="64M").to_json())
+    assert (c["length"], c["moves"]) == (a["length"], a["moves"]), (a, c)
+    with pytest.raises(ValueError) as e:
+        npuzzle.solve(board, algorithm="bfs", max_memory="1000")
+    assert says in str(e.value), e.value
+    # A size neither reads is refused by both in the library's words.
+    out = cli("solve", "--max-memory", "lots", board)
+    assert out.returncode != 0 and "expected a size such as 512M or 4G" in out.stderr, out.stderr
+    with pytest.raises(ValueError, match='max_memory: expected a size such as 512M or 4G .*found "lots"'):
+        npuzzle.solve(board, max_memory="lots")
     with pytest.raises(ValueError, match="max_memory: expected a whole number"):
         npuzzle.solve(board, max_memory=-1)
+    with pytest.raises(TypeError, match="max_memory: expected a whole number of bytes or a size"):
+        npuzzle.solve(board, max_memory=1.5)
 
 
 def test_with_nothing_given_every_face_answers_alike(tmp_path):

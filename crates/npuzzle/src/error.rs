@@ -654,6 +654,23 @@ pub fn grouped(n: u64) -> String {
     out
 }
 
+/// `s` quoted for a message, cut to its first 40 characters (with how many there were)
+/// when longer: a 300-digit number is not repeated whole.
+///
+/// ```
+/// assert_eq!(npuzzle::error::quote_short("4X"), "\"4X\"");
+/// assert_eq!(npuzzle::error::quote_short(&"9".repeat(50)), format!("{:?} (50 characters)", format!("{}...", "9".repeat(40))));
+/// ```
+pub fn quote_short(s: &str) -> String {
+    const KEEP: usize = 40;
+    let n = s.chars().count();
+    if n <= KEEP {
+        return format!("{s:?}");
+    }
+    let head: String = s.chars().take(KEEP).collect();
+    format!("{:?} ({n} characters)", format!("{head}..."))
+}
+
 /// A time in words: `5 s`, `2 minutes`.
 pub fn human_seconds(seconds: f64) -> String {
     if seconds >= 90.0 {

@@ -9,6 +9,53 @@ use std::time::{Duration, Instant};
 use crate::board::Size;
 use crate::error::SearchError;
 
+/// Reads a byte count: a number with an optional K, M, G or T suffix (binary units), as
+/// the CLI's `--max-memory` and Python's `max_memory` take it. A whole number is read
+/// exactly; a fraction with a suffix is rounded down to whole bytes.
+///
+/// ```
+/// use npuzzle::limits::parse_bytes;
+/// assert_eq!(parse_bytes("4G"), Ok(4 << 30));
+/// assert_eq!(parse_bytes("1.5K"), Ok(1536));
+/// assert_eq!(parse_bytes("1000"), Ok(1000));
+/// assert!(parse_bytes("lots").unwrap_err().contains("expected a size such as 512M"));
+/// ```
+pub fn parse_bytes(s: &str) -> Result<u64, String> {
+    let t = s
+        .trim()
+        .trim_end_matches(['b', 'B'])
+        .trim_end_matches(['i', 'I']);
+    let (num, mult) = match t.chars().last() {
+        Some('k' | 'K') => (&t[..t.len() - 1], 1u64 << 10),
+        Some('m' | 'M') => (&t[..t.len() - 1], 1 << 20),
+        Some('g' | 'G') => (&t[..t.len() - 1], 1 << 30),
+        Some('t' | 'T') => (&t[..t.len() - 1], 1 << 40),
+        _ => (t, 1),
+    };
+    let too_big = || {
+        format!(
+            "expected at most 16 EiB (2^64 - 1 bytes), found {}",
+            crate::error::quote_short(s)
+        )
+    };
+    // A whole number is read exactly (a float would round 2^64 - 2 up to 2^64).
+    if let Ok(v) = num.trim().parse::<u128>() {
+        return u64::try_from(v * mult as u128).map_err(|_| too_big());
+    }
+    if num.trim().bytes().all(|b| b.is_ascii_digit()) && !num.trim().is_empty() {
+        return Err(too_big());
+    }
+    match num.trim().parse::<f64>() {
+        // 2^64 is the first value a u64 cannot hold; a larger figure is refused, not capped.
+        Ok(v) if v >= 0.0 && v * mult as f64 >= 18_446_744_073_709_551_616.0 => Err(too_big()),
+        Ok(v) if v >= 0.0 && v.is_finite() => Ok((v * mult as f64) as u64),
+        _ => Err(format!(
+            "expected a size such as 512M or 4G (a number, then K, M, G or T), found {}",
+            crate::error::quote_short(s)
+        )),
+    }
+}
+
 /// What a long search tells its caller as it goes: after each pass of an iterative
 /// search (with the bound it has proven), and every million nodes or so.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -122,10 +122,11 @@ def solve(
     *,
     exact: bool = False,
     pdb: Optional[str] = None,
-    max_memory: Optional[int] = None,
+    max_memory: Union[int, str, None] = None,
 ) -> Solution:
     """Solves one board (TimeoutError when a named algorithm runs out of time; ValueError
-    when a search needs more memory than max_memory bytes allow)."""
+    when a search needs more memory than max_memory allows: bytes, or a size such as
+    "4G")."""
 
 def _solution(
     board: str,
