@@ -506,6 +506,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn byte_counts() {
+        assert_eq!(parse_bytes("4G").unwrap(), 4 << 30);
+        assert_eq!(parse_bytes("512MiB").unwrap(), 512 << 20);
+        assert_eq!(parse_bytes("1000").unwrap(), 1000);
+        assert!(parse_bytes("lots").is_err());
+        // Over the cap: refused with the cap named, never capped silently.
+        let e = parse_bytes("99999999T").unwrap_err();
+        assert!(e.contains("at most 16 EiB"), "{e}");
+        assert_eq!(parse_bytes("16383T").unwrap(), 16383 << 40);
+        let e = parse_bytes("lots").unwrap_err();
+        assert!(e.contains("\"lots\""), "{e}");
+        // Exact near 2^64: 2^64 - 2 is a valid count, 2^64 is not.
+        assert_eq!(parse_bytes("18446744073709551614").unwrap(), u64::MAX - 1);
+        assert_eq!(parse_bytes("18446744073709551615").unwrap(), u64::MAX);
+        assert!(parse_bytes("18446744073709551616").is_err());
+        assert!(parse_bytes("16777216T").is_err());
+        assert_eq!(parse_bytes("16777215T").unwrap(), 16777215 << 40);
+        // A 300-digit number is not repeated whole.
+        let e = parse_bytes(&"9".repeat(300)).unwrap_err();
+        assert!(e.len() < 200 && e.contains("(300 characters)"), "{e}");
+    }
+
+    #[test]
     fn memory_beyond_the_machine_is_refused_not_aborted() {
         let size = Size::new(4, 4).unwrap();
         let huge = Limits {
