@@ -251,6 +251,23 @@ impl Core {
             )));
         }
         let (how, copy) = self.catalogue_load(goal, parts.len(), self.sources.load);
+        // The groups whose files are there opened first, on every core side by side (each
+        // open reads its file through for the checksum); a file that fails is noted then
+        // and rebuilt below.
+        let mut groups: Vec<&Vec<u8>> = parts.iter().flatten().collect();
+        groups.sort();
+        groups.dedup();
+        let opened: Vec<Mutex<Option<Option<PatternDb>>>> =
+            groups.iter().map(|_| Mutex::new(None)).collect();
+        crate::limits::for_each_index(groups.len(), 0, |i| {
+            let there = self
+                .pdb_path(goal, groups[i])
+                .is_some_and(|p| std::fs::symlink_metadata(p).is_ok());
+            if there {
+                let db = self.load_group(goal, groups[i], (how, copy), "rebuilding it");
+                *lock(&opened[i]) = Some(db);
+            }
+        });
         let started = Instant::now();
         let sets = each_group_once(&parts, |tiles, got| {
             let limits = Limits {
@@ -259,8 +276,18 @@ impl Core {
                     .map(|t| t.saturating_sub(started.elapsed())),
                 ..limits.clone()
             };
-            if let Some(db) = self.load_group(goal, tiles, (how, copy), "rebuilding it") {
-                return Ok(db);
+            let tried = groups
+                .iter()
+                .position(|g| g.as_slice() == tiles)
+                .and_then(|i| lock(&opened[i]).take());
+            match tried {
+                Some(Some(db)) => return Ok(db),
+                Some(None) => {}
+                None => {
+                    if let Some(db) = self.load_group(goal, tiles, (how, copy), "rebuilding it") {
+                        return Ok(db);
+                    }
+                }
             }
             let threads = self.sources.build_threads;
             if let Some((db, _)) = self.image_pdb(goal, tiles, got, threads, false)? {

@@ -269,20 +269,40 @@ impl PdbHeuristic {
     /// (its reflection) is read only for a root's estimate, so opened mapped it takes next
     /// to no memory (in `6-6-6-6x4`, four of the twelve tables).
     pub(crate) fn read_lookups_into_memory(&mut self) -> std::io::Result<()> {
-        let mut copied: Vec<(PatternDb, PatternDb)> = Vec::new();
         let mut used: Vec<usize> = self.shared.iter().map(|s| s.db).collect();
         used.sort_unstable();
         used.dedup();
+        // One database of each set sharing entries, copied on every core side by side
+        // (most of a copy's time is the system clearing the new pages: 5 GB took 13 s of
+        // one core here).
+        let mut firsts: Vec<usize> = Vec::new();
         for d in used {
-            if let Some((_, copy)) = copied.iter().find(|(o, _)| o.shares_entries(&self.dbs[d])) {
-                self.dbs[d] = copy.clone();
-                continue;
+            if !firsts
+                .iter()
+                .any(|&f| self.dbs[f].shares_entries(&self.dbs[d]))
+            {
+                firsts.push(d);
             }
-            let copy = self.dbs[d].in_memory()?;
+        }
+        let copies: Vec<std::sync::Mutex<Option<std::io::Result<PatternDb>>>> =
+            firsts.iter().map(|_| std::sync::Mutex::new(None)).collect();
+        crate::limits::for_each_index(firsts.len(), 0, |i| {
+            let db = &self.dbs[firsts[i]];
+            let copy = db.in_memory();
             // The mapped pages the copy read are not needed any more.
-            self.dbs[d].drop_pages();
-            copied.push((self.dbs[d].clone(), copy.clone()));
-            self.dbs[d] = copy;
+            db.drop_pages();
+            if let Ok(mut slot) = copies[i].lock() {
+                *slot = Some(copy);
+            }
+        });
+        let mut copied: Vec<(PatternDb, PatternDb)> = Vec::new();
+        for (&f, copy) in firsts.iter().zip(copies) {
+            let copy = copy
+                .into_inner()
+                .ok()
+                .flatten()
+                .unwrap_or_else(|| Err(std::io::Error::other("a copy was not made")))?;
+            copied.push((self.dbs[f].clone(), copy));
         }
         // Clones of a copied database in other partitions share the copy too; the rest
         // give back what the checksum read.
