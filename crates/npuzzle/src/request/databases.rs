@@ -251,6 +251,7 @@ impl Core {
             )));
         }
         let (how, copy) = self.catalogue_load(goal, parts.len(), self.sources.load);
+        let started = Instant::now();
         // The groups whose files are there opened first, on every core side by side (each
         // open reads its file through for the checksum); a file that fails is noted then
         // and rebuilt below.
@@ -268,7 +269,6 @@ impl Core {
                 *lock(&opened[i]) = Some(db);
             }
         });
-        let started = Instant::now();
         let sets = each_group_once(&parts, |tiles, got| {
             let limits = Limits {
                 time_limit: limits
