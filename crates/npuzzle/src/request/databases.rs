@@ -252,23 +252,10 @@ impl Core {
         }
         let (how, copy) = self.catalogue_load(goal, parts.len(), self.sources.load);
         let started = Instant::now();
-        // The groups whose files are there opened first, on every core side by side (each
-        // open reads its file through for the checksum); a file that fails is noted then
-        // and rebuilt below.
-        let mut groups: Vec<&Vec<u8>> = parts.iter().flatten().collect();
-        groups.sort();
-        groups.dedup();
-        let opened: Vec<Mutex<Option<Option<PatternDb>>>> =
-            groups.iter().map(|_| Mutex::new(None)).collect();
-        crate::limits::for_each_index(groups.len(), 0, |i| {
-            let there = self
-                .pdb_path(goal, groups[i])
-                .is_some_and(|p| std::fs::symlink_metadata(p).is_ok());
-            if there {
-                let db = self.load_group(goal, groups[i], (how, copy), "rebuilding it");
-                *lock(&opened[i]) = Some(db);
-            }
-        });
+        // The files there are opened first, side by side; one that fails is noted then and
+        // rebuilt below.
+        let (groups, mut opened) =
+            self.open_groups(goal, &parts, (how, copy), "rebuilding it", false);
         let sets = each_group_once(&parts, |tiles, got| {
             let limits = Limits {
                 time_limit: limits
@@ -279,7 +266,7 @@ impl Core {
             let tried = groups
                 .iter()
                 .position(|g| g.as_slice() == tiles)
-                .and_then(|i| lock(&opened[i]).take());
+                .and_then(|i| opened[i].take());
             match tried {
                 Some(Some(db)) => return Ok(db),
                 Some(None) => {}
@@ -319,6 +306,38 @@ impl Core {
                 .map_err(|e| bad("pdb", format!("cannot read the databases into memory: {e}")))?;
         }
         Ok(h)
+    }
+
+    /// The distinct groups of `parts` (sorted) and each one's database opened as
+    /// [`load_group`](Self::load_group) opens it (a failure noted ending with `then`), on
+    /// every core side by side: each open reads its file through for the checksum (0.5 s
+    /// for the 7x7 set's 1.8 GB on one core here). `None` where the group's file is not in
+    /// the folder (not tried), `Some(None)` where it failed. With `give_back`, the pages
+    /// each checksum read are given back as its file is opened.
+    fn open_groups<'p>(
+        &self,
+        goal: &Board,
+        parts: &'p [Vec<Vec<u8>>],
+        how: (Load, bool),
+        then: &str,
+        give_back: bool,
+    ) -> (Vec<&'p Vec<u8>>, Vec<Option<Option<PatternDb>>>) {
+        let mut groups: Vec<&Vec<u8>> = parts.iter().flatten().collect();
+        groups.sort();
+        groups.dedup();
+        let opened = crate::limits::par_map(groups.len(), 0, 1, |i| {
+            let there = self
+                .pdb_path(goal, groups[i])
+                .is_some_and(|p| std::fs::symlink_metadata(p).is_ok());
+            there.then(|| {
+                let db = self.load_group(goal, groups[i], how, then);
+                if let Some(db) = db.as_ref().filter(|_| give_back) {
+                    db.drop_pages();
+                }
+                db
+            })
+        });
+        (groups, opened)
     }
 
     /// A group's database loaded as [`catalogue_load`](Self::catalogue_load) says: where
@@ -374,36 +393,22 @@ impl Core {
         self.sources.pdb_dir.as_ref()?;
         let parts = partitions(goal, spec).ok()?;
         let (how, copy) = self.catalogue_load(goal, parts.len(), load);
-        // Every group's file opened once, on every core side by side (each open reads its
-        // file through for the checksum: 0.5 s for the 7x7 set's 1.8 GB on one core here).
-        let mut groups: Vec<&Vec<u8>> = parts.iter().flatten().collect();
-        groups.sort();
-        groups.dedup();
         // (A set with a file missing is no set: nothing is opened then.)
         let missing = |tiles: &Vec<u8>| {
             self.pdb_path(goal, tiles)
                 .is_none_or(|p| std::fs::symlink_metadata(p).is_err())
         };
-        if groups.iter().any(|t| missing(t)) {
+        if parts.iter().flatten().any(missing) {
             return None;
         }
-        let opened: Vec<Mutex<Option<PatternDb>>> =
-            groups.iter().map(|_| Mutex::new(None)).collect();
-        crate::limits::for_each_index(groups.len(), 0, |i| {
-            let db = self.load_group(goal, groups[i], (how, copy), "not used");
-            if give_back {
-                if let Some(db) = &db {
-                    db.drop_pages();
-                }
-            }
-            *lock(&opened[i]) = db;
-        });
+        let (groups, mut opened) =
+            self.open_groups(goal, &parts, (how, copy), "not used", give_back);
         let sets = each_group_once(&parts, |tiles, _| {
             let i = groups
                 .iter()
                 .position(|g| g.as_slice() == tiles)
                 .ok_or(())?;
-            lock(&opened[i]).clone().ok_or(())
+            opened[i].take().flatten().ok_or(())
         })
         .ok()?;
         let mut h = PdbHeuristic::catalogue(goal, sets).ok()?;

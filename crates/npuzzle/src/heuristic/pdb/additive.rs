@@ -284,25 +284,16 @@ impl PdbHeuristic {
                 firsts.push(d);
             }
         }
-        let copies: Vec<std::sync::Mutex<Option<std::io::Result<PatternDb>>>> =
-            firsts.iter().map(|_| std::sync::Mutex::new(None)).collect();
-        crate::limits::for_each_index(firsts.len(), 0, |i| {
+        let copies = crate::limits::par_map(firsts.len(), 0, 1, |i| {
             let db = &self.dbs[firsts[i]];
             let copy = db.in_memory();
             // The mapped pages the copy read are not needed any more.
             db.drop_pages();
-            if let Ok(mut slot) = copies[i].lock() {
-                *slot = Some(copy);
-            }
+            copy
         });
         let mut copied: Vec<(PatternDb, PatternDb)> = Vec::new();
         for (&f, copy) in firsts.iter().zip(copies) {
-            let copy = copy
-                .into_inner()
-                .ok()
-                .flatten()
-                .unwrap_or_else(|| Err(std::io::Error::other("a copy was not made")))?;
-            copied.push((self.dbs[f].clone(), copy));
+            copied.push((self.dbs[f].clone(), copy?));
         }
         // Clones of a copied database in other partitions share the copy too; the rest
         // give back what the checksum read.
