@@ -32,6 +32,7 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
         Some('t' | 'T') => (&t[..t.len() - 1], 1 << 40),
         _ => (t, 1),
     };
+    let num = num.trim();
     let too_big = || {
         format!(
             "expected at most 16 EiB (2^64 - 1 bytes), found {}",
@@ -39,13 +40,13 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
         )
     };
     // A whole number is read exactly (a float would round 2^64 - 2 up to 2^64).
-    if let Ok(v) = num.trim().parse::<u128>() {
+    if let Ok(v) = num.parse::<u128>() {
         return u64::try_from(v * mult as u128).map_err(|_| too_big());
     }
-    if num.trim().bytes().all(|b| b.is_ascii_digit()) && !num.trim().is_empty() {
+    if num.bytes().all(|b| b.is_ascii_digit()) && !num.is_empty() {
         return Err(too_big());
     }
-    match num.trim().parse::<f64>() {
+    match num.parse::<f64>() {
         // 2^64 is the first value a u64 cannot hold; a larger figure is refused, not capped.
         Ok(v) if v >= 0.0 && v * mult as f64 >= 18_446_744_073_709_551_616.0 => Err(too_big()),
         Ok(v) if v >= 0.0 && v.is_finite() => Ok((v * mult as f64) as u64),
