@@ -18,7 +18,7 @@
 //! the machine is their Aho-Corasick automaton. The library ships the sequences of up to
 //! [`SHIPPED_DEPTH`] moves (finding them takes minutes).
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::OnceLock;
 
 use crate::moves::Direction;
@@ -147,6 +147,13 @@ pub(crate) const SHIPPED_DEPTH: usize = 16;
 pub(crate) const SMALL_DEPTH: usize = 14;
 
 /// The depth of the refused sequences shipped for 5x5 boards ([`SHIPPED_FIVE`]).
+///
+/// Twenty moves do not pay: their machine (2,975,734 sequences, 13.9 million states,
+/// found in 12 minutes and 13.7 GB) expands 3.1% fewer nodes on 24-puzzle instances 38
+/// and 44 (41,264,445 against 42,602,395 with four of the seven partitions of
+/// `bench/pdb/korf24-small.txt`), but its 222 MB table misses the caches: 12.8 and 13.2 s
+/// on one thread against 12.3 and 12.6 s (12.7 and 12.6 s on huge pages), and 3 to 5 s
+/// to build in every process.
 pub(crate) const FIVE_DEPTH: usize = 18;
 
 /// The most rows or columns the blank of a sequence in [`SHIPPED_FIVE`] spans.
@@ -155,7 +162,7 @@ pub(crate) const FIVE_SPAN: usize = 5;
 
 /// The refused sequences of up to [`SHIPPED_DEPTH`] moves, as [`encode`] writes them.
 /// Made (with [`SHIPPED_FIVE`]) by `NPUZZLE_WRITE_FSM=1 cargo test --release -p npuzzle
-/// --lib shipped_sequences_are_current -- --ignored` (about four minutes, 4.7 GB).
+/// --lib shipped_sequences_are_current -- --ignored` (about three minutes, 2.9 GB).
 static SHIPPED: &[u8] = include_bytes!("fsm.bin");
 
 /// The refused sequences of up to [`FIVE_DEPTH`] moves spanning at most [`FIVE_SPAN`]
@@ -292,43 +299,45 @@ impl std::hash::Hasher for Mix {
     }
 }
 
-type MixMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Mix>>;
-
 /// The moves of the sequence `code` of `len` moves (two bits a move, the first highest).
 fn moves_of(code: u64, len: usize) -> impl Iterator<Item = u8> {
     (0..len).rev().map(move |k| ((code >> (2 * k)) & 3) as u8)
 }
 
-/// The refused sequences of at most `depth` moves (at most 31), each as its moves
-/// (direction indices), shortest first and in order within a length; none contains
+/// The refused sequences of at most `depth` moves (at most [`MAX_DEPTH`]), each as its
+/// moves (direction indices), shortest first and in order within a length; none contains
 /// another. With `span` above 0, only those whose blank spans at most `span` rows and
 /// `span` columns: exactly the others' refused sequences within that span, since a
 /// sequence's twins stay within its box (a test checks it).
 ///
-/// Every live (not refused) sequence is kept only as its moves and a 64-bit hash of its
-/// effect; a candidate whose hash meets a kept one's is played again beside it, so twins
-/// are decided on the whole effect and the footprint, never on the hash alone.
+/// Every live (not refused) sequence is kept only as its moves in a [`Kept`] table
+/// placed by its effect's hash; a candidate meeting a kept one with the same hash bits is
+/// played again beside it, so twins are decided on the whole effect and the footprint,
+/// never on the hash alone.
 fn refused(depth: usize, span: usize) -> Vec<Vec<u8>> {
-    assert!(depth <= 31, "sequences are packed in a word");
+    assert!(depth <= MAX_DEPTH, "sequences are packed in a word");
     let grid = Grid::new(depth);
     let span = if span == 0 { usize::MAX } else { span };
     let mut scratch = Played::default();
     let mut other = Played::default();
-    // Per effect hash, the first kept sequence with it (an index into `kept`); each kept
-    // sequence links to the next with the same hash.
-    let mut heads: MixMap<u64, u32> = MixMap::default();
-    // Kept sequences: moves, length, the next with the same hash (u32::MAX: none).
-    let mut kept: Vec<(u64, u8, u32)> = Vec::new();
+    let mut kept = Kept::new(depth);
     let mut patterns: Vec<Vec<u8>> = Vec::new();
     grid.play(0, 0, &mut scratch);
-    heads.insert(scratch.hash, 0);
-    kept.push((0, 0, u32::MAX));
+    kept.insert(scratch.hash, 0, 0);
     // The live sequences of the last length, in order.
     let mut level: Vec<u64> = vec![0];
     for len in 0..depth {
+        // Room for every extension of this length's live sequences before any is added
+        // (three each past the first move: undoing the last move is refused).
+        kept.reserve(
+            if len == 0 { 4 } else { 3 * level.len() },
+            &grid,
+            &mut other,
+        );
         // The machine of the patterns so far: a sequence one longer is dead when a
         // shorter refused sequence ends it.
         let machine = automaton(&patterns);
+        let last = len + 1 == depth;
         let mut next_level = Vec::new();
         for &code in &level {
             let q = moves_of(code, len).fold(0u32, |q, d| machine[q as usize * 4 + d as usize]);
@@ -346,33 +355,110 @@ fn refused(depth: usize, span: usize) -> Vec<Vec<u8>> {
                 }
                 // Refused if a twin kept before stays within this one's box: on a
                 // rectangular board the twin can be played wherever this one can.
-                let mut at = heads.get(&scratch.hash).copied().unwrap_or(u32::MAX);
-                let mut twin = false;
-                while at != u32::MAX {
-                    let (c, l, next) = kept[at as usize];
-                    grid.play(c, l as usize, &mut other);
-                    if other.key == scratch.key
-                        && other.foot.iter().all(|&f| grid.inside(&scratch, f))
-                    {
-                        twin = true;
-                        break;
-                    }
-                    at = next;
-                }
+                let twin = kept.any(scratch.hash, |c, l| {
+                    grid.play(c, l, &mut other);
+                    other.key == scratch.key && other.foot.iter().all(|&f| grid.inside(&scratch, f))
+                });
                 if twin {
                     patterns.push(moves_of(t, len + 1).collect());
                 } else {
-                    let index = u32::try_from(kept.len()).expect("fewer than 2^32 sequences");
-                    let head = heads.entry(scratch.hash).or_insert(u32::MAX);
-                    kept.push((t, (len + 1) as u8, *head));
-                    *head = index;
-                    next_level.push(t);
+                    kept.insert(scratch.hash, t, len + 1);
+                    if !last {
+                        next_level.push(t);
+                    }
                 }
             }
         }
         level = next_level;
     }
     patterns
+}
+
+/// The longest sequences [`refused`] finds: a sequence's moves, its length and at least
+/// three bits of its effect's hash share a 64-bit word in [`Kept`].
+const MAX_DEPTH: usize = 28;
+
+/// The live sequences [`refused`] has kept, in an open-addressed table (linear probing)
+/// placed by their effects' hashes: per slot one word, the sequence's moves (two bits a
+/// move), its length plus one (five bits, so that no kept word is 0, the empty slot) and
+/// the hash's highest bits in the rest, so that most sequences met in a probe are passed
+/// over without being played again. Eight bytes a sequence and at most twice as many
+/// slots.
+struct Kept {
+    slots: Vec<u64>,
+    /// How many slots are taken.
+    len: usize,
+    /// Bits below the hash's tag: the moves and the length.
+    low: u32,
+}
+
+impl Kept {
+    fn new(depth: usize) -> Kept {
+        Kept {
+            slots: vec![0; 1024],
+            len: 0,
+            low: 2 * depth as u32 + 5,
+        }
+    }
+
+    fn tag(&self, hash: u64) -> u64 {
+        hash >> self.low
+    }
+
+    /// The first slot a hash probes.
+    fn home(&self, hash: u64) -> usize {
+        hash as usize & (self.slots.len() - 1)
+    }
+
+    /// Whether `f(moves, length)` holds for a kept sequence whose hash shares `hash`'s
+    /// tag and home.
+    fn any(&self, hash: u64, mut f: impl FnMut(u64, usize) -> bool) -> bool {
+        let (tag, mask) = (self.tag(hash), self.slots.len() - 1);
+        let mut at = self.home(hash);
+        loop {
+            let w = self.slots[at];
+            if w == 0 {
+                return false;
+            }
+            if w >> self.low == tag {
+                let len = (w & 31) as usize - 1;
+                if f((w >> 5) & ((1u64 << (2 * len)) - 1), len) {
+                    return true;
+                }
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    /// Keeps the sequence `code` of `len` moves whose effect has `hash`; there must be
+    /// room (see [`reserve`](Self::reserve)).
+    fn insert(&mut self, hash: u64, code: u64, len: usize) {
+        let w = (self.tag(hash) << self.low) | (code << 5) | (len as u64 + 1);
+        let mask = self.slots.len() - 1;
+        let mut at = self.home(hash);
+        while self.slots[at] != 0 {
+            at = (at + 1) & mask;
+        }
+        self.slots[at] = w;
+        self.len += 1;
+    }
+
+    /// Room for `more` sequences with the table at most three-quarters full: a larger
+    /// table where needed, every kept sequence played again for its hash.
+    fn reserve(&mut self, more: usize, grid: &Grid, scratch: &mut Played) {
+        let need = (self.len + more) * 4 / 3 + 1;
+        if need <= self.slots.len() {
+            return;
+        }
+        let old = std::mem::replace(&mut self.slots, vec![0; need.next_power_of_two()]);
+        self.len = 0;
+        for w in old.into_iter().filter(|&w| w != 0) {
+            let len = (w & 31) as usize - 1;
+            let code = (w >> 5) & ((1u64 << (2 * len)) - 1);
+            grid.play(code, len, scratch);
+            self.insert(scratch.hash, code, len);
+        }
+    }
 }
 
 /// An unbounded grid for [`refused`]: big enough that no sequence of its depth reaches
@@ -523,6 +609,7 @@ fn automaton(patterns: &[Vec<u8>]) -> Vec<State> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashMap;
 
     /// Depth 2 refuses exactly the undoing moves.
     #[test]
