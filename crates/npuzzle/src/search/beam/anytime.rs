@@ -420,7 +420,7 @@ fn opening(
 /// three times the `lower_bound`), two layers' cells (and with databases their region
 /// cells, MAX_CELLS bytes a position), three candidates twice (the threads' lists, kept
 /// from layer to layer, and all of them together), and the table of kept positions
-/// ([`SLOTS_PER_POSITION`] slots a position, each a hash and an index).
+/// ([`SLOTS_PER_POSITION`] slots a position, each a hash and an index: 16 bytes).
 fn max_beam_width(
     start: &Board,
     dbs: &[&PdbHeuristic],
@@ -433,7 +433,7 @@ fn max_beam_width(
         + 2 * start.size().cells() as u64
         + if databases { 2 * MAX_CELLS as u64 } else { 0 }
         + 6 * std::mem::size_of::<Cand>() as u64
-        + (SLOTS_PER_POSITION * (std::mem::size_of::<u64>() + std::mem::size_of::<u32>())) as u64;
+        + (SLOTS_PER_POSITION * std::mem::size_of::<Slot>()) as u64;
     let db_bytes: u64 = dbs
         .iter()
         .take(MAX_REGION_SETS)

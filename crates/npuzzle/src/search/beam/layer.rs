@@ -4,6 +4,17 @@ use crate::error::SearchError;
 use crate::limits::try_reserve;
 use crate::moves::Direction;
 
+/// A slot of a beam's table of kept positions: the hash of the position it holds and
+/// that position's index among its layer's kept candidates, side by side so that one
+/// cache line answers both (meaningful only while the slot holds a position of the layer
+/// being kept: checked against the candidate there).
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+#[repr(C, align(16))]
+pub(super) struct Slot {
+    pub(super) hash: u64,
+    pub(super) at: u32,
+}
+
 /// One candidate child of a layer: where it comes from and what it would be.
 #[derive(Clone, Copy)]
 pub(super) struct Cand {

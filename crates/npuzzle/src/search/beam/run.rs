@@ -25,8 +25,8 @@ pub(super) fn path_to(history: &[Vec<u32>], layer: usize, mut idx: usize) -> Vec
 struct Expansion<'a> {
     setup: &'a BeamSetup<'a>,
     layer: &'a Layer,
-    /// The kept positions' hashes, direct-mapped by `mask`.
-    seen: &'a [u64],
+    /// The kept positions' slots, direct-mapped by their hashes' bits in `mask`.
+    seen: &'a [Slot],
     mask: usize,
     /// The layer's positions.
     count: usize,
@@ -167,7 +167,7 @@ impl Expansion<'_> {
                 // A position kept before (in this run, while its slot lasts) is no
                 // candidate: on a line's beam the blank wandering among other tiles
                 // repeats positions all the time.
-                if self.seen[hash as usize & self.mask] == hash {
+                if self.seen[hash as usize & self.mask].hash == hash {
                     continue;
                 }
                 // With a learned ranking: its kept part moves with the tile and the
@@ -241,16 +241,16 @@ fn first_layer(setup: &BeamSetup, start: &Board) -> (Layer, u64) {
     (layer, rank)
 }
 
-/// Slots of a beam's table of kept positions (`seen`, and `slot_of` beside it) per
-/// position of its width, before rounding up to a power of two.
+/// Slots of a beam's table of kept positions ([`Slot`]s) per position of its width,
+/// before rounding up to a power of two.
 pub(super) const SLOTS_PER_POSITION: usize = 16;
 
 /// The `width` best of the first `chunks` chunks' candidates (`parts`, `total` in all),
 /// in the order they came (their parents'), into `cands`: every key below the cut, and as
 /// many equal to it as there is room for; repeats go as the kept positions are recorded
 /// in `seen`, within the layer and of earlier layers while their slots survive, the
-/// better ranked of two repeats within the layer staying in the first one's place
-/// (`slot_of`, as big as `seen`: per slot, the index in `cands` of the position it holds).
+/// better ranked of two repeats within the layer staying in the first one's place (each
+/// slot of `seen` holds the index in `cands` of the position it records).
 /// On a line's beam repeats differ in the untracked tiles, and so in rank: 20 random
 /// 16x16 boards at width 4,096 took 102,108 moves with the better staying, 103,378 with
 /// the first (seed 7); 20 10x10 boards at 8,192, 22,423 against 22,483. The keys
@@ -258,7 +258,8 @@ pub(super) const SLOTS_PER_POSITION: usize = 16;
 /// chunk; the rest on one, in order, so that the answer is the same on any number of
 /// threads. (The table's slots shared among the threads in ranges, each thread going
 /// through every candidate and recording those of its slots, took longer: 6x6 at 10 s,
-/// 1.55 s a board against 1.43 s.) `keys`: scratch room.
+/// 1.55 s a board against 1.43 s.) A slot's hash and index share a cache line: one miss
+/// a candidate on this one thread, not two. `keys`: scratch room.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn keep_best(
     parts: &[std::sync::Mutex<Vec<Cand>>],
@@ -267,10 +268,9 @@ pub(super) fn keep_best(
     width: usize,
     threads: usize,
     keys: &mut Vec<u64>,
-    seen: &mut [u64],
+    seen: &mut [Slot],
     mask: usize,
     cands: &mut Vec<Cand>,
-    slot_of: &mut [u32],
 ) -> Result<(), SearchError> {
     let lock = |ci: usize| parts[ci].lock().unwrap_or_else(|e| e.into_inner());
     // The cut is chosen among the keys alone (not the whole candidates).
@@ -317,23 +317,23 @@ pub(super) fn keep_best(
     for ci in 0..chunks {
         let p = lock(ci);
         for (k, c) in p.iter().enumerate() {
-            // (The slots of candidates a few on asked for ahead, in both tables: they are
-            // bigger than the caches, and this runs on one thread.)
+            // (The slots of candidates a few on asked for ahead: the table is bigger than
+            // the caches, and this runs on one thread.)
             if let Some(a) = p.get(k + AHEAD) {
                 prefetch(seen, a.hash as usize & mask);
-                prefetch(slot_of, a.hash as usize & mask);
             }
-            let slot = c.hash as usize & mask;
-            let s = &mut seen[slot];
-            if *s != c.hash {
-                *s = c.hash;
-                slot_of[slot] = cands.len() as u32;
+            let s = &mut seen[c.hash as usize & mask];
+            if s.hash != c.hash {
+                *s = Slot {
+                    hash: c.hash,
+                    at: cands.len() as u32,
+                };
                 cands.push(*c);
             } else {
                 // A repeat of a position kept in this layer (one kept in an earlier
                 // layer made no candidate): the better ranked of the two stays, where
                 // the first was.
-                let j = slot_of[slot] as usize;
+                let j = s.at as usize;
                 if j < cands.len() && cands[j].hash == c.hash && c.key < cands[j].key {
                     cands[j] = *c;
                 }
@@ -640,11 +640,9 @@ pub(crate) fn beam_run_measured(
     let slots = (width * SLOTS_PER_POSITION)
         .next_power_of_two()
         .clamp(1 << 14, 1 << 24);
-    let mut seen: Vec<u64> = try_vec(slots, "beam", || 0)?;
+    let mut seen: Vec<Slot> = try_vec(slots, "beam", Slot::default)?;
     let mask = slots - 1;
-    seen[layer.hash[0] as usize & mask] = layer.hash[0];
-    // Per slot: the index among the layer's kept candidates of the position it holds.
-    let mut slot_of: Vec<u32> = try_vec(slots, "beam", || 0)?;
+    seen[layer.hash[0] as usize & mask].hash = layer.hash[0];
     // For each layer past the first, every position's parent index and direction index
     // in one word (parent << 2 | direction).
     let mut history: Vec<Vec<u32>> = Vec::new();
@@ -732,7 +730,6 @@ pub(crate) fn beam_run_measured(
             &mut seen,
             mask,
             &mut cands,
-            &mut slot_of,
         )?;
         // The next layer goes where the one before this was (its memory reused).
         let (step, low) = build_next(setup, &layer, &cands, &mut spare, threads_for(cands.len()))?;

@@ -624,7 +624,13 @@ fn the_best_candidates_are_those_of_one_pass_in_order() {
             .collect();
         let total: usize = lists.iter().map(|l| l.len()).sum();
         let width = 1 + rng.below(total as u64 + 20) as usize;
-        let table: Vec<u64> = (0..=mask).map(|_| rng.below(900)).collect();
+        // Earlier layers' slots: their indices stale (any number).
+        let table: Vec<Slot> = (0..=mask)
+            .map(|_| Slot {
+                hash: rng.below(900),
+                at: rng.below(4000) as u32,
+            })
+            .collect();
         // One plain pass, in order.
         let mut sorted: Vec<u64> = lists.iter().flatten().map(|c| c.key).collect();
         sorted.sort_unstable();
@@ -634,7 +640,7 @@ fn the_best_candidates_are_those_of_one_pass_in_order() {
         } else {
             (u64::MAX, usize::MAX)
         };
-        let mut want_seen = table.clone();
+        let mut want_seen: Vec<u64> = table.iter().map(|s| s.hash).collect();
         let mut want: Vec<(u64, u64, u32)> = Vec::new();
         // Per slot: where in `want` the position it holds went (none for the table's).
         let mut want_at = vec![usize::MAX; mask + 1];
@@ -666,20 +672,12 @@ fn the_best_candidates_are_those_of_one_pass_in_order() {
                 .collect();
             let (mut keys, mut seen, mut cands) = (Vec::new(), table.clone(), Vec::new());
             keep_best(
-                &parts,
-                chunks,
-                total,
-                width,
-                threads,
-                &mut keys,
-                &mut seen,
-                mask,
-                &mut cands,
-                &mut vec![0; mask + 1],
+                &parts, chunks, total, width, threads, &mut keys, &mut seen, mask, &mut cands,
             )
             .unwrap();
             let got: Vec<u32> = cands.iter().map(|c| c.parent).collect();
             assert_eq!(got, want, "round {round}, {threads} threads");
+            let seen: Vec<u64> = seen.iter().map(|s| s.hash).collect();
             assert_eq!(seen, want_seen, "round {round}, {threads} threads");
         }
     }
