@@ -382,8 +382,8 @@ const MAX_DEPTH: usize = 28;
 /// placed by their effects' hashes: per slot one word, the sequence's moves (two bits a
 /// move), its length plus one (five bits, so that no kept word is 0, the empty slot) and
 /// the hash's highest bits in the rest, so that most sequences met in a probe are passed
-/// over without being played again. Eight bytes a sequence and at most twice as many
-/// slots.
+/// over without being played again. Eight bytes a slot, the table at most three-quarters
+/// full.
 struct Kept {
     slots: Vec<u64>,
     /// How many slots are taken.
@@ -410,8 +410,8 @@ impl Kept {
         hash as usize & (self.slots.len() - 1)
     }
 
-    /// Whether `f(moves, length)` holds for a kept sequence whose hash shares `hash`'s
-    /// tag and home.
+    /// Whether `f(moves, length)` holds for a kept sequence met probing from `hash`'s
+    /// home whose tag is `hash`'s (every sequence with `hash` is among them).
     fn any(&self, hash: u64, mut f: impl FnMut(u64, usize) -> bool) -> bool {
         let (tag, mask) = (self.tag(hash), self.slots.len() - 1);
         let mut at = self.home(hash);
