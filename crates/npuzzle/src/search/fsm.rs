@@ -401,6 +401,12 @@ impl Kept {
         }
     }
 
+    /// A kept word's sequence: its moves and its length.
+    fn unpack(w: u64) -> (u64, usize) {
+        let len = (w & 31) as usize - 1;
+        ((w >> 5) & ((1u64 << (2 * len)) - 1), len)
+    }
+
     fn tag(&self, hash: u64) -> u64 {
         hash >> self.low
     }
@@ -421,8 +427,8 @@ impl Kept {
                 return false;
             }
             if w >> self.low == tag {
-                let len = (w & 31) as usize - 1;
-                if f((w >> 5) & ((1u64 << (2 * len)) - 1), len) {
+                let (code, len) = Kept::unpack(w);
+                if f(code, len) {
                     return true;
                 }
             }
@@ -453,8 +459,7 @@ impl Kept {
         let old = std::mem::replace(&mut self.slots, vec![0; need.next_power_of_two()]);
         self.len = 0;
         for w in old.into_iter().filter(|&w| w != 0) {
-            let len = (w & 31) as usize - 1;
-            let code = (w >> 5) & ((1u64 << (2 * len)) - 1);
+            let (code, len) = Kept::unpack(w);
             grid.play(code, len, scratch);
             self.insert(scratch.hash, code, len);
         }
