@@ -3,6 +3,7 @@
 
     python3 bench/train-ranking.py SAMPLES.txt [MORE.txt ...] -o ranking.bin \
         [--ridge 1000] [--lambda 0.3] [--held-out 0.25] [--bags 1 --bag-share 0.5 --seed 1]
+        [--blend EARLIER.bin A B]
 
 SAMPLES are files written by `cargo run --release -p npuzzle --example ranking_samples`.
 The correction is fitted by ridge regression to each sample's label (the moves a plain
@@ -13,7 +14,10 @@ over it (with the layer and a constant, fitted but not written: they are the sam
 whole layer). A quarter of the boards is held out and the fit's error on them printed.
 With --bags N (more than 1), the boards are dealt into 16 shards at random (--seed) and the
 weights are the mean of N fits, each on a random --bag-share of the shards: the beams find
-fewer of a fit's chance errors to exploit in the mean of several. Needs numpy.
+fewer of a fit's chance errors to exploit in the mean of several. With --blend, the weights
+written are A times EARLIER's (a ranking file for the same databases) plus B times the fit's:
+a fit to other samples (other boards, labels from wider beams) added to an earlier one.
+Needs numpy.
 """
 import argparse
 import struct
@@ -76,6 +80,29 @@ def read(paths):
     return head, rows
 
 
+def read_blend(spec, size, lookups, groups):
+    """The A, B and weights (lambda left out) of --blend EARLIER A B, EARLIER checked to be
+    a ranking file for the same databases."""
+    path, a, b = spec
+    try:
+        a, b = float(a), float(b)
+    except ValueError:
+        fail(f"--blend: expected a file and two numbers, found {spec!r}")
+    try:
+        data = open(path, "rb").read()
+    except OSError as e:
+        fail(f"--blend {path}: {e.strerror}")
+    width, height = map(int, size.split("x"))
+    head = b"NPZRANK1" + bytes([width, height, lookups, len(groups)])
+    for g in groups:
+        head += bytes([len(g)] + g)
+    if not data.startswith(head) or (len(data) - len(head)) % 4:
+        fail(f"--blend {path}: expected a ranking file for the samples' {size} databases, found "
+             f"another file")
+    floats = struct.unpack(f"<{(len(data) - len(head)) // 4}f", data[len(head):])
+    return a, b, list(floats[1:])
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("samples", nargs="+")
@@ -86,6 +113,7 @@ def main():
     p.add_argument("--bags", type=int, default=1)
     p.add_argument("--bag-share", type=float, default=0.5)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--blend", nargs=3, metavar=("EARLIER", "A", "B"))
     args = p.parse_args()
     if args.ridge < 0 or not 0 <= args.held_out < 1:
         fail("expected --ridge >= 0 and --held-out from 0 to below 1")
@@ -98,6 +126,9 @@ def main():
         fail("needs numpy (pip install numpy), found none for this Python")
 
     (size, lookups, groups), rows = read(args.samples)
+    blend = None
+    if args.blend:
+        blend = read_blend(args.blend, size, lookups, groups)
     width, height = map(int, size.split("x"))
     n = width * height
     G = lookups * len(groups)
@@ -166,7 +197,16 @@ def main():
     out += bytes([width, height, lookups, len(groups)])
     for g in groups:
         out += bytes([len(g)] + g)
-    floats = [args.lam] + list(w[: n * n]) + list(w[n * n:o]) + list(w[o:o + 4])
+    written = list(w[: n * n]) + list(w[n * n:o]) + list(w[o:o + 4])
+    if blend is not None:
+        a, b, earlier = blend
+        if len(earlier) != len(written):
+            fail(f"--blend: expected {len(written)} weights, found {len(earlier)}")
+        # The fit's weights as a file holds them (single precision), then blended.
+        fit32 = np.array(written, np.float32).astype(float)
+        written = [a * e + b * f for e, f in zip(earlier, fit32)]
+        print(f"blended: {a} x {args.blend[0]} + {b} x the fit")
+    floats = [args.lam] + written
     out += struct.pack(f"<{len(floats)}f", *floats)
     try:
         with open(args.output, "wb") as f:

@@ -124,3 +124,36 @@ def test_without_numpy_it_says_so(tmp_path):
     assert r.returncode == 2
     assert "needs numpy" in r.stderr and "Traceback" not in r.stderr, r.stderr
     assert not (tmp_path / "r.bin").exists()
+
+
+def test_a_blend_adds_the_earlier_file_to_the_fit(tmp_path):
+    """--blend EARLIER A B: A times the earlier file's weights plus B times the fit's, the
+    lambda given; a file for other databases or a bad number is refused."""
+    src, other = tmp_path / "s.txt", tmp_path / "o.txt"
+    _samples(src, seed=1)
+    _samples(other, seed=2)
+
+    def weights(path):
+        b = path.read_bytes()
+        f = struct.unpack(f"<{(len(b) - 22) // 4}f", b[22:])
+        return f[0], np.array(f[1:])
+
+    early, fit, blend = tmp_path / "early.bin", tmp_path / "fit.bin", tmp_path / "blend.bin"
+    assert _run(other, "-o", early, "--ridge", "1").returncode == 0
+    assert _run(src, "-o", fit, "--ridge", "1").returncode == 0
+    r = _run(src, "-o", blend, "--ridge", "1", "--lambda", "0.4", "--blend", early, "0.5", "0.8")
+    assert r.returncode == 0, r.stderr
+    assert "blended: 0.5 x" in r.stdout
+    lam, w = weights(blend)
+    assert lam == np.float32(0.4)
+    expect = 0.5 * weights(early)[1] + 0.8 * weights(fit)[1]
+    assert np.allclose(w, expect, rtol=1e-6, atol=1e-6)
+    assert not np.allclose(w, weights(fit)[1])
+    # A ranking for other databases (a 6x6 header), a samples file, a bad number.
+    foreign = tmp_path / "foreign.bin"
+    foreign.write_bytes(b"NPZRANK1" + bytes([6, 6, 2, 2]) + early.read_bytes()[12:])
+    for bad in ([foreign, "1", "1"], [src, "1", "1"], [early, "half", "1"]):
+        r = _run(src, "-o", tmp_path / "r.bin", "--blend", *bad)
+        assert r.returncode == 2 and "--blend" in r.stderr, r.stderr
+    r = _run(src, "-o", tmp_path / "r.bin", "--blend", tmp_path / "missing.bin", "1", "1")
+    assert r.returncode == 2 and "missing.bin" in r.stderr
