@@ -80,6 +80,15 @@ def read(paths):
     return head, rows
 
 
+def header(size, lookups, groups):
+    """A ranking file's bytes before its weights: magic, size, lookups and groups."""
+    width, height = map(int, size.split("x"))
+    head = b"NPZRANK1" + bytes([width, height, lookups, len(groups)])
+    for g in groups:
+        head += bytes([len(g)] + g)
+    return head
+
+
 def read_blend(spec, size, lookups, groups):
     """The A, B and weights (lambda left out) of --blend EARLIER A B, EARLIER checked to be
     a ranking file for the same databases."""
@@ -92,10 +101,7 @@ def read_blend(spec, size, lookups, groups):
         data = open(path, "rb").read()
     except OSError as e:
         fail(f"--blend {path}: {e.strerror}")
-    width, height = map(int, size.split("x"))
-    head = b"NPZRANK1" + bytes([width, height, lookups, len(groups)])
-    for g in groups:
-        head += bytes([len(g)] + g)
+    head = header(size, lookups, groups)
     if not data.startswith(head) or (len(data) - len(head)) % 4:
         fail(f"--blend {path}: expected a ranking file for the samples' {size} databases, found "
              f"another file")
@@ -193,10 +199,7 @@ def main():
     w = fit(np.ones(m, bool))
     bagged = f" (the mean of {args.bags} fits, each on {args.bag_share} of the boards)" if args.bags > 1 else ""
     print(f"fitted on {m} samples of {len(boards)} boards{bagged}")
-    out = bytearray(b"NPZRANK1")
-    out += bytes([width, height, lookups, len(groups)])
-    for g in groups:
-        out += bytes([len(g)] + g)
+    out = bytearray(header(size, lookups, groups))
     written = list(w[: n * n]) + list(w[n * n:o]) + list(w[o:o + 4])
     if blend is not None:
         a, b, earlier = blend
