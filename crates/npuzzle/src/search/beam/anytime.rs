@@ -495,6 +495,12 @@ impl Beams<'_> {
         } else {
             PACED_SHARE
         };
+        // On a square board (the goal's blank on the diagonal) with two threads or more,
+        // the last run searches the board and its mirror image at once, half the threads
+        // each (see `both_views`).
+        let mirrored = (self.threads >= 2)
+            .then(|| super::views::transposed(self.start, self.goal))
+            .flatten();
         // The last run's stages, and whether the next run is the last (paced to the time).
         let (mut before, mut log) = (StageLog::new(), StageLog::new());
         let mut last = false;
@@ -505,19 +511,23 @@ impl Beams<'_> {
                 before: &before,
                 max_width,
             });
-            match staged(
-                self.start,
-                self.goal,
-                width,
-                Some(best.len()),
-                self.threads,
-                watch,
-                self.quiet,
-                self.nodes,
-                self.dbs,
-                plan,
-                &mut log,
-            ) {
+            let run = match (&plan, &mirrored) {
+                (Some(p), Some(m)) => self.both_views(m, width, best.len(), p, &mut log),
+                _ => staged(
+                    self.start,
+                    self.goal,
+                    width,
+                    Some(best.len()),
+                    self.threads,
+                    watch,
+                    self.quiet,
+                    self.nodes,
+                    self.dbs,
+                    plan,
+                    &mut log,
+                ),
+            };
+            match run {
                 Ok(Some(m)) => {
                     best = m;
                     watch.report_best(
@@ -566,6 +576,62 @@ impl Beams<'_> {
     }
 }
 
+impl Beams<'_> {
+    /// The last run on the board and on its mirror image `mirrored` at once, each beam
+    /// half as wide on half the threads, paced by `plan`: the shorter answer (of fewer
+    /// than `cap` moves), as moves on the board.
+    fn both_views(
+        &self,
+        mirrored: &Board,
+        width: usize,
+        cap: usize,
+        plan: &Plan,
+        log: &mut StageLog,
+    ) -> Result<Option<Vec<Direction>>, SearchError> {
+        let half = self.threads / 2;
+        let width = (width / 2).max(1);
+        let view = |board: &Board, threads: usize, log: &mut StageLog| {
+            let plan = Plan {
+                until: plan.until,
+                before: plan.before,
+                max_width: plan.max_width,
+            };
+            staged(
+                board,
+                self.goal,
+                width,
+                Some(cap),
+                threads,
+                self.watch,
+                self.quiet,
+                self.nodes,
+                self.dbs,
+                Some(plan),
+                log,
+            )
+        };
+        let mut other_log = StageLog::new();
+        let (own, other) = std::thread::scope(|s| {
+            let other = s.spawn(|| view(mirrored, self.threads - half, &mut other_log));
+            let own = view(self.start, half, log);
+            (own, other.join())
+        });
+        let other = match other {
+            Ok(r) => r.map(|m| m.map(|m| super::views::transpose_moves(&m))),
+            Err(panic) => std::panic::resume_unwind(panic),
+        };
+        match (own, other) {
+            (Ok(a), Ok(b)) => Ok(match (a, b) {
+                (Some(a), Some(b)) => Some(if b.len() < a.len() { b } else { a }),
+                (a, b) => a.or(b),
+            }),
+            (Ok(a), Err(SearchError::TimeLimit { .. })) => Ok(a),
+            (Err(SearchError::TimeLimit { .. }), Ok(b)) => Ok(b),
+            (Err(e), _) | (_, Err(e)) => Err(e),
+        }
+    }
+}
+
 /// The last polish of `best`: windows of 16 moves, then longer ones, replaced by shortest
 /// ones while time lasts (a window cut short by the clock changes nothing).
 fn polish(
@@ -597,4 +663,82 @@ fn polish(
         }
     }
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::heuristic::pdb::PatternDb;
+    use crate::scramble::{uniform, Rng};
+    use std::time::{Duration, Instant};
+
+    /// The last run on both views answers the board itself (the mirror image's moves
+    /// turned back), and nothing where neither view gets under the cap.
+    #[test]
+    fn both_views_answer_the_board_itself() {
+        let goal = Board::solved("4x4".parse().unwrap());
+        let groups: [&[u8]; 4] = [
+            &[1, 2, 3, 4],
+            &[5, 6, 7, 8],
+            &[9, 10, 11, 12],
+            &[13, 14, 15],
+        ];
+        let dbs = groups
+            .iter()
+            .map(|t| PatternDb::build(&goal, t, &Limits::default(), 0, &mut |_| {}).unwrap())
+            .collect();
+        let set = PdbHeuristic::new(&goal, dbs).unwrap();
+        let sets = [&set];
+        let limits = Limits::default();
+        let watch = Watch::new(&limits);
+        let nodes = NodeCount::default();
+        let mut rng = Rng::new(5);
+        for _ in 0..4 {
+            let start = uniform(&goal, &mut rng);
+            let mirrored = super::super::views::transposed(&start, &goal).unwrap();
+            let beams = Beams {
+                start: &start,
+                goal: &goal,
+                threads: 2,
+                watch: &watch,
+                quiet: &limits,
+                nodes: &nodes,
+                dbs: &sets,
+                lower_bound: 0,
+                max_width: 1 << 12,
+            };
+            let mut before = StageLog::new();
+            staged(
+                &start,
+                &goal,
+                64,
+                None,
+                1,
+                &watch,
+                &limits,
+                &nodes,
+                &sets,
+                None,
+                &mut before,
+            )
+            .unwrap();
+            let plan = Plan {
+                until: Instant::now() + Duration::from_secs(20),
+                before: &before,
+                max_width: 1 << 12,
+            };
+            let mut log = StageLog::new();
+            let moves = beams
+                .both_views(&mirrored, 256, usize::MAX, &plan, &mut log)
+                .unwrap()
+                .expect("an answer where there is no cap");
+            let mut b = start.clone();
+            b.apply_all(&moves).unwrap();
+            assert_eq!(b, goal, "{start}");
+            let capped = beams
+                .both_views(&mirrored, 256, 1, &plan, &mut log)
+                .unwrap();
+            assert!(capped.is_none(), "{start}: {capped:?}");
+        }
+    }
 }

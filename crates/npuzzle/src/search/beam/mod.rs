@@ -20,6 +20,7 @@ mod setup;
 mod staged;
 #[cfg(test)]
 mod tests;
+mod views;
 
 pub use anytime::*;
 pub use layer::*;
