@@ -574,9 +574,7 @@ impl Beams<'_> {
         }
         Ok((best, width_done))
     }
-}
 
-impl Beams<'_> {
     /// The last run on the board and on its mirror image `mirrored` at once, each beam
     /// half as wide on half the threads, paced by `plan`: the shorter answer (of fewer
     /// than `cap` moves), as moves on the board.
@@ -591,11 +589,6 @@ impl Beams<'_> {
         let half = self.threads / 2;
         let width = (width / 2).max(1);
         let view = |board: &Board, threads: usize, log: &mut StageLog| {
-            let plan = Plan {
-                until: plan.until,
-                before: plan.before,
-                max_width: plan.max_width,
-            };
             staged(
                 board,
                 self.goal,
@@ -606,7 +599,7 @@ impl Beams<'_> {
                 self.quiet,
                 self.nodes,
                 self.dbs,
-                Some(plan),
+                Some(*plan),
                 log,
             )
         };

@@ -101,6 +101,7 @@ pub(crate) type StageLog = Vec<(Way, f64)>;
 
 /// A time for a whole [`staged`] run to end by, shared among its stages as an earlier run's
 /// stages shared theirs (see [`Pace`]).
+#[derive(Clone, Copy)]
 pub(crate) struct Plan<'p> {
     /// When the run should end.
     pub until: std::time::Instant,
