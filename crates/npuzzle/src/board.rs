@@ -299,6 +299,23 @@ impl Board {
         self.blank
     }
 
+    /// This board taken as a goal, seen in a mirror along the main diagonal: per tile,
+    /// the goal's tile on the mirror of its goal cell, and per cell, its mirror cell. A
+    /// board mirrored by them (tile t on cell c becoming tile `tile[t]` on cell `cell[c]`)
+    /// is as far from this goal as before. `None` unless the board is square and its
+    /// blank on the diagonal (only then is this goal its own mirror image).
+    pub(crate) fn diagonal_mirror(&self) -> Option<(Vec<u8>, Vec<u8>)> {
+        let (w, n) = (self.size.width(), self.cells.len());
+        (self.size.height() == w && self.blank / w == self.blank % w).then(|| {
+            let cell: Vec<u8> = (0..n).map(|c| ((c % w) * w + c / w) as u8).collect();
+            let mut tile = vec![0u8; n];
+            for (c, &t) in self.cells.iter().enumerate() {
+                tile[t as usize] = self.cells[cell[c] as usize];
+            }
+            (tile, cell)
+        })
+    }
+
     /// The cell index of the tile that would move in direction `dir`, if any.
     pub fn mover(&self, dir: Direction) -> Option<usize> {
         self.size.mover(self.blank, dir)

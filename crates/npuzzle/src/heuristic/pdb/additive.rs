@@ -122,16 +122,7 @@ impl PdbHeuristic {
     ) -> Result<PdbHeuristic, String> {
         let n = goal.cells().len();
         let size = goal.size();
-        let w = size.width();
-        let mirror =
-            (size.width() == size.height() && goal.blank() / w == goal.blank() % w).then(|| {
-                let cell: Vec<u8> = (0..n).map(|c| ((c % w) * w + c / w) as u8).collect();
-                let mut tile = vec![0u8; n];
-                for (c, &t) in goal.cells().iter().enumerate() {
-                    tile[t as usize] = goal.cells()[cell[c] as usize];
-                }
-                (tile, cell)
-            });
+        let mirror = goal.diagonal_mirror();
         check_partition_count(parts.len())?;
         let mut all = Vec::new();
         let mut owners = Vec::new();

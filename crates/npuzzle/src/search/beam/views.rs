@@ -11,22 +11,15 @@ use crate::direction::Direction;
 /// length ([`transpose_moves`] turns an answer of one view into the other's). `None`
 /// unless the board is square and the goal's blank lies on the diagonal.
 pub(crate) fn transposed(board: &Board, goal: &Board) -> Option<Board> {
-    let size = board.size();
-    let n = size.width();
-    let blank = goal.blank();
-    if size.height() != n || goal.size() != size || blank / n != blank % n {
+    if goal.size() != board.size() {
         return None;
     }
-    let mirror = |c: usize| (c % n) * n + c / n;
-    let mut home = vec![0usize; size.cells()];
-    for (c, &t) in goal.cells().iter().enumerate() {
-        home[t as usize] = c;
-    }
-    let mut cells = vec![0u8; size.cells()];
+    let (tile, cell) = goal.diagonal_mirror()?;
+    let mut cells = vec![0u8; board.cells().len()];
     for (c, &t) in board.cells().iter().enumerate() {
-        cells[mirror(c)] = goal.cells()[mirror(home[t as usize])];
+        cells[cell[c] as usize] = tile[t as usize];
     }
-    Board::from_cells(size, cells).ok()
+    Board::from_cells(board.size(), cells).ok()
 }
 
 /// An answer on one view as an answer on the other (either way): up and left trade
