@@ -446,9 +446,16 @@ pub(crate) fn run_chunks(
 /// assert_eq!(sum.into_inner(), 999 * 1000 / 2);
 /// ```
 pub fn for_each_index(n: usize, threads: usize, f: impl Fn(usize) + Sync) {
-    let threads = resolve_threads(threads).min(n).max(1);
+    let wanted = resolve_threads(threads);
+    let threads = wanted.min(n).max(1);
     if threads == 1 {
         (0..n).for_each(f);
+        return;
+    }
+    // Inside `on_pool` with as many threads: its threads, started once, not new ones.
+    if rayon::current_thread_index().is_some() && rayon::current_num_threads() == wanted {
+        use rayon::prelude::*;
+        (0..n).into_par_iter().with_max_len(1).for_each(&f);
         return;
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
@@ -465,6 +472,65 @@ pub fn for_each_index(n: usize, threads: usize, f: impl Fn(usize) + Sync) {
         }
         work();
     });
+}
+
+/// Runs `op` on a pool of `threads` threads (0: every core) started once and kept for
+/// later calls, this thread waiting; [`for_each_index`] with the same thread count
+/// inside `op` then shares out its indices among the pool's threads instead of starting
+/// threads of its own. For work made of many short parallel steps, such as a beam's
+/// layers: starting a thread costs about 50 microseconds, a few times in every layer.
+/// A pool serves one call at a time (two searches at once get two pools: a thread of one
+/// never runs the other's work while its own waits); where no pool can be started, `op`
+/// runs here.
+///
+/// ```
+/// use std::sync::atomic::{AtomicU64, Ordering};
+/// let sum = npuzzle::limits::on_pool(2, || {
+///     let sum = AtomicU64::new(0);
+///     for _ in 0..100 {
+///         npuzzle::limits::for_each_index(10, 2, |i| {
+///             sum.fetch_add(i as u64, Ordering::Relaxed);
+///         });
+///     }
+///     sum.into_inner()
+/// });
+/// assert_eq!(sum, 100 * 45);
+/// ```
+pub fn on_pool<R: Send>(threads: usize, op: impl FnOnce() -> R + Send) -> R {
+    /// Pools not in use, kept for the next call (at most this many).
+    const IDLE_POOLS: usize = 8;
+    static IDLE: std::sync::Mutex<Vec<(usize, rayon::ThreadPool)>> =
+        std::sync::Mutex::new(Vec::new());
+    let threads = resolve_threads(threads).max(1);
+    if threads == 1
+        || (rayon::current_thread_index().is_some() && rayon::current_num_threads() == threads)
+    {
+        return op();
+    }
+    let idle = || IDLE.lock().unwrap_or_else(|e| e.into_inner());
+    let taken = {
+        let mut pools = idle();
+        let at = pools.iter().position(|p| p.0 == threads);
+        at.map(|i| pools.swap_remove(i).1)
+    };
+    let pool = taken.or_else(|| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("npuzzle-pool-{i}"))
+            .build()
+            .ok()
+    });
+    let Some(pool) = pool else {
+        return op();
+    };
+    // (Given back even when `op` panics: the panic goes on from here.)
+    let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| pool.install(op)));
+    let mut pools = idle();
+    if pools.len() < IDLE_POOLS {
+        pools.push((threads, pool));
+    }
+    drop(pools);
+    out.unwrap_or_else(|e| std::panic::resume_unwind(e))
 }
 
 /// `f(i)` for every `i` in `0..n`, in order, computed on the pool ([`for_each_index`])
@@ -556,5 +622,76 @@ mod tests {
         let e = try_vec(usize::MAX / 2, "test", || 0u64).unwrap_err();
         assert!(matches!(e, SearchError::OutOfMemory { .. }), "{e}");
         assert_eq!(try_vec(3, "test", || 7u8).unwrap(), vec![7, 7, 7]);
+    }
+
+    /// Inside `on_pool`, every index of `for_each_index` runs on the pool's threads (none
+    /// started for it, none on the caller's thread), layer after layer.
+    #[test]
+    fn a_pool_runs_every_step_on_its_own_threads() {
+        let caller = std::thread::current().id();
+        let names = std::sync::Mutex::new(std::collections::BTreeSet::new());
+        let on_caller = AtomicU64::new(0);
+        let sum = on_pool(2, || {
+            let sum = AtomicU64::new(0);
+            for _ in 0..50 {
+                for_each_index(8, 2, |i| {
+                    let me = std::thread::current();
+                    if me.id() == caller {
+                        on_caller.fetch_add(1, Ordering::Relaxed);
+                    }
+                    let name = me.name().unwrap_or("").to_string();
+                    names.lock().unwrap().insert(name);
+                    sum.fetch_add(i as u64, Ordering::Relaxed);
+                });
+            }
+            sum.into_inner()
+        });
+        assert_eq!(sum, 50 * 28);
+        assert_eq!(on_caller.into_inner(), 0);
+        let names = names.into_inner().unwrap();
+        assert!(
+            !names.is_empty() && names.iter().all(|n| n.starts_with("npuzzle-pool-")),
+            "{names:?}"
+        );
+        // One thread: here, no pool.
+        assert_eq!(on_pool(1, || std::thread::current().id()), caller);
+    }
+
+    /// A panic inside the pool goes on in the caller, and the next call still works.
+    #[test]
+    fn a_panic_on_the_pool_reaches_the_caller() {
+        let hit = std::panic::catch_unwind(|| {
+            on_pool(2, || for_each_index(4, 2, |i| assert!(i < 3, "index {i}")))
+        });
+        assert!(hit.is_err());
+        assert_eq!(on_pool(2, || 7), 7);
+    }
+
+    /// Two calls at once get a pool each: each call's two steps wait for each other, which
+    /// two calls sharing two threads could never do (each holds one thread waiting).
+    #[test]
+    fn two_calls_at_once_do_not_share_a_pool() {
+        let both = Arc::new(std::sync::Barrier::new(2));
+        let (tx, rx) = std::sync::mpsc::channel();
+        for _ in 0..2 {
+            let (tx, both) = (tx.clone(), both.clone());
+            // (Not scoped threads, which would make the test wait forever on a failure:
+            // these are watched through the channel.)
+            std::thread::spawn(move || {
+                let done = on_pool(2, || {
+                    both.wait();
+                    let pair = std::sync::Barrier::new(2);
+                    for_each_index(2, 2, |_| {
+                        pair.wait();
+                    });
+                    true
+                });
+                let _ = tx.send(done);
+            });
+        }
+        for _ in 0..2 {
+            let done = rx.recv_timeout(Duration::from_secs(120));
+            assert_eq!(done, Ok(true), "a call waited on the other's pool");
+        }
     }
 }

@@ -1,8 +1,8 @@
 //! The anytime solver: beams ever wider within the time, the answer polished, the bound
 //! proven.
 
+use super::keep::SLOTS_PER_POSITION;
 use super::layer::*;
-use super::run::SLOTS_PER_POSITION;
 use super::staged::*;
 use crate::board::Board;
 use crate::error::SearchError;

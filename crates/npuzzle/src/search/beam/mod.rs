@@ -12,6 +12,7 @@
 //! finish with a beam over the whole last region.
 
 mod anytime;
+mod keep;
 mod layer;
 mod region;
 mod run;

@@ -2,12 +2,13 @@
 //! layer built.
 
 use super::super::ranking::Ranking;
+use super::keep::*;
 use super::layer::*;
 use super::setup::*;
 use crate::board::Board;
 use crate::error::SearchError;
 use crate::heuristic::pdb::{prefetch, NONE};
-use crate::limits::{for_each_index, resolve_threads, try_vec, Watch};
+use crate::limits::{for_each_index, on_pool, resolve_threads, try_vec, Watch};
 use crate::moves::Direction;
 
 /// The moves from the start to position `idx` of layer `layer` (0: the start).
@@ -241,108 +242,6 @@ fn first_layer(setup: &BeamSetup, start: &Board) -> (Layer, u64) {
     (layer, rank)
 }
 
-/// Slots of a beam's table of kept positions ([`Slot`]s) per position of its width,
-/// before rounding up to a power of two.
-pub(super) const SLOTS_PER_POSITION: usize = 16;
-
-/// The `width` best of the first `chunks` chunks' candidates (`parts`, `total` in all),
-/// in the order they came (their parents'), into `cands`: every key below the cut, and as
-/// many equal to it as there is room for; repeats go as the kept positions are recorded
-/// in `seen`, within the layer and of earlier layers while their slots survive, the
-/// better ranked of two repeats within the layer staying in the first one's place (each
-/// slot of `seen` holds the index in `cands` of the position it records).
-/// On a line's beam repeats differ in the untracked tiles, and so in rank: 20 random
-/// 16x16 boards at width 4,096 took 102,108 moves with the better staying, 103,378 with
-/// the first (seed 7); 20 10x10 boards at 8,192, 22,423 against 22,483. The keys
-/// are gathered and the candidates past the cut dropped on `threads` threads, chunk by
-/// chunk; the rest on one, in order, so that the answer is the same on any number of
-/// threads. (The table's slots shared among the threads in ranges, each thread going
-/// through every candidate and recording those of its slots, took longer: 6x6 at 10 s,
-/// 1.55 s a board against 1.43 s.) A slot's hash and index share a cache line: one miss
-/// a candidate on this one thread, not two. `keys`: scratch room.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn keep_best(
-    parts: &[std::sync::Mutex<Vec<Cand>>],
-    chunks: usize,
-    total: usize,
-    width: usize,
-    threads: usize,
-    keys: &mut Vec<u64>,
-    seen: &mut [Slot],
-    mask: usize,
-    cands: &mut Vec<Cand>,
-) -> Result<(), SearchError> {
-    let lock = |ci: usize| parts[ci].lock().unwrap_or_else(|e| e.into_inner());
-    // The cut is chosen among the keys alone (not the whole candidates).
-    if total > width {
-        fit(keys, total)?;
-        {
-            // Each chunk's keys into its own stretch of `keys`, in the chunks' order.
-            let mut rest: &mut [u64] = keys;
-            let mut spans = Vec::with_capacity(chunks);
-            for ci in 0..chunks {
-                let (span, after) = rest.split_at_mut(lock(ci).len());
-                spans.push(std::sync::Mutex::new(span));
-                rest = after;
-            }
-            for_each_index(chunks, threads, |ci| {
-                let mut span = spans[ci].lock().unwrap_or_else(|e| e.into_inner());
-                for (k, c) in span.iter_mut().zip(lock(ci).iter()) {
-                    *k = c.key;
-                }
-            });
-        }
-        let (before, &mut cut, _) = keys.select_nth_unstable(width - 1);
-        let below = before.iter().filter(|&&k| k < cut).count();
-        // Past the cut: dropped, chunk by chunk (what is left is in the same order).
-        for_each_index(chunks, threads, |ci| lock(ci).retain(|c| c.key <= cut));
-        // Equal to the cut past the room: dropped in order (rare: equal keys are
-        // repeats, or share a rank and 24 bits of hash).
-        let at_cut = (0..chunks).map(|ci| lock(ci).len()).sum::<usize>() - below;
-        let mut room = width - below;
-        if at_cut > room {
-            for ci in 0..chunks {
-                lock(ci).retain(|c| {
-                    if c.key != cut {
-                        return true;
-                    }
-                    let keep = room > 0;
-                    room = room.saturating_sub(1);
-                    keep
-                });
-            }
-        }
-    }
-    cands.clear();
-    for ci in 0..chunks {
-        let p = lock(ci);
-        for (k, c) in p.iter().enumerate() {
-            // (The slots of candidates a few on asked for ahead: the table is bigger than
-            // the caches, and this runs on one thread.)
-            if let Some(a) = p.get(k + AHEAD) {
-                prefetch(seen, a.hash as usize & mask);
-            }
-            let s = &mut seen[c.hash as usize & mask];
-            if s.hash != c.hash {
-                *s = Slot {
-                    hash: c.hash,
-                    at: cands.len() as u32,
-                };
-                cands.push(*c);
-            } else {
-                // A repeat of a position kept in this layer (one kept in an earlier
-                // layer made no candidate): the better ranked of the two stays, where
-                // the first was.
-                let j = s.at as usize;
-                if j < cands.len() && cands[j].hash == c.hash && c.key < cands[j].key {
-                    cands[j] = *c;
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
 /// Builds the next layer from the kept candidates `cands` of `layer` into `next` (its
 /// memory reused), on up to `threads` threads, each taking a run of candidates: what
 /// comes from the candidates alone, then what comes from their parents (anywhere in the
@@ -452,40 +351,41 @@ fn build_next(
         low
     };
     let per = m.div_ceil(threads).max(1);
-    let lows = std::thread::scope(|sc| {
-        let mut rest = Run {
-            cands,
-            at: 0,
-            cells: &mut next.cells[..],
-            words: &mut next.words[..],
-            vals: &mut next.vals[..],
-            blank: &mut next.blank[..],
-            h: &mut next.h[..],
-            hash: &mut next.hash[..],
-            all: &mut next.all[..],
-            last: &mut next.last[..],
-            kept: &mut next.kept[..],
-            step: &mut step[..],
-        };
-        let (mut handles, mut last) = (Vec::new(), None);
-        while !rest.cands.is_empty() {
-            let k = per.min(rest.cands.len());
-            let run;
-            (run, rest) = rest.split(k, n, vals_len, ranking);
-            if rest.cands.is_empty() {
-                last = Some(build(run));
-            } else {
-                handles.push(sc.spawn(move || build(run)));
-            }
+    // The next layer in runs of `per` candidates, one a thread.
+    let mut runs = Vec::with_capacity(threads);
+    let mut rest = Run {
+        cands,
+        at: 0,
+        cells: &mut next.cells[..],
+        words: &mut next.words[..],
+        vals: &mut next.vals[..],
+        blank: &mut next.blank[..],
+        h: &mut next.h[..],
+        hash: &mut next.hash[..],
+        all: &mut next.all[..],
+        last: &mut next.last[..],
+        kept: &mut next.kept[..],
+        step: &mut step[..],
+    };
+    while !rest.cands.is_empty() {
+        let k = per.min(rest.cands.len());
+        let run;
+        (run, rest) = rest.split(k, n, vals_len, ranking);
+        runs.push(std::sync::Mutex::new(Some(run)));
+    }
+    let found: Vec<std::sync::Mutex<(u64, usize)>> = (0..runs.len())
+        .map(|_| std::sync::Mutex::new((u64::MAX, 0)))
+        .collect();
+    for_each_index(runs.len(), threads, |r| {
+        let run = runs[r].lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(run) = run {
+            *found[r].lock().unwrap_or_else(|e| e.into_inner()) = build(run);
         }
-        // (Runs in order: of equal ranks the first index stays.)
-        let mut all: Vec<(u64, usize)> = handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect();
-        all.extend(last);
-        all
     });
+    // (Runs in order: of equal ranks the first index stays.)
+    let lows = found
+        .into_iter()
+        .map(|f| f.into_inner().unwrap_or_else(|e| e.into_inner()));
     let low = lows
         .into_iter()
         .fold((u64::MAX, 0), |b, l| if l.0 < b.0 { l } else { b });
@@ -613,6 +513,25 @@ pub(crate) fn beam_run(
 /// [`beam_run`], its way (see [`Way`]) written to `way`, for a later run's [`Pace`].
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn beam_run_measured(
+    setup: &BeamSetup,
+    start: &Board,
+    width: usize,
+    cap: Option<usize>,
+    threads: usize,
+    watch: &Watch,
+    nodes: &NodeCount,
+    pace: Option<Pace>,
+    way: &mut Way,
+) -> Result<BeamEnd, SearchError> {
+    // (Its layers' parallel steps on threads started once: see `on_pool`.)
+    on_pool(threads, || {
+        layers(setup, start, width, cap, threads, watch, nodes, pace, way)
+    })
+}
+
+/// [`beam_run_measured`]'s layers, one after another.
+#[allow(clippy::too_many_arguments)]
+fn layers(
     setup: &BeamSetup,
     start: &Board,
     width: usize,

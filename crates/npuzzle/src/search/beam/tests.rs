@@ -2,6 +2,7 @@
 
 use super::super::ranking::{Ranking, SampleOptions};
 use super::anytime::*;
+use super::keep::*;
 use super::layer::*;
 use super::run::*;
 use super::samples::*;
