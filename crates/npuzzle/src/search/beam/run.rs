@@ -96,7 +96,9 @@ impl Expansion<'_> {
                     ^ setup.tile_hash(tile, b)
                     ^ setup.zobrist[zb + b]
                     ^ setup.zobrist[zb + to];
-                prefetch(self.seen, hash as usize & self.mask);
+                if !setup.whole {
+                    prefetch(self.seen, hash as usize & self.mask);
+                }
                 let mut pre = [0u64; 2 * MAX_REGION_SETS];
                 if let Some(r) = &setup.region {
                     // The tile moves to the blank's cell; the others stay.
@@ -167,8 +169,9 @@ impl Expansion<'_> {
                 }
                 // A position kept before (in this run, while its slot lasts) is no
                 // candidate: on a line's beam the blank wandering among other tiles
-                // repeats positions all the time.
-                if self.seen[hash as usize & self.mask].hash == hash {
+                // repeats positions all the time. (Where every tile that moves is
+                // tracked, repeats are rare: `keep_best` drops them among the kept.)
+                if !setup.whole && self.seen[hash as usize & self.mask].hash == hash {
                     continue;
                 }
                 // With a learned ranking: its kept part moves with the tile and the
