@@ -528,155 +528,140 @@ pub(crate) fn beam_run_measured(
 ) -> Result<BeamEnd, SearchError> {
     // (Its layers' parallel steps on threads started once: see `on_pool`.)
     on_pool(threads, || {
-        layers(setup, start, width, cap, threads, watch, nodes, pace, way)
-    })
-}
-
-/// [`beam_run_measured`]'s layers, one after another.
-#[allow(clippy::too_many_arguments)]
-fn layers(
-    setup: &BeamSetup,
-    start: &Board,
-    width: usize,
-    cap: Option<usize>,
-    threads: usize,
-    watch: &Watch,
-    nodes: &NodeCount,
-    pace: Option<Pace>,
-    way: &mut Way,
-) -> Result<BeamEnd, SearchError> {
-    // (At most 2^29 positions a layer: the way back packs an index in 30 bits.)
-    let width0 = width.clamp(1, 1 << 29);
-    let mut width = width0;
-    // Seconds per position expanded, averaged over the full layers so far (for the pace).
-    let mut per_position: Option<f64> = None;
-    way.lows.clear();
-    // Full layers so far.
-    let mut full = 0.0;
-    if setup.estimate(start.cells()) == 0 {
-        return Ok(BeamEnd::Found(vec![]));
-    }
-    let (mut layer, rank0) = first_layer(setup, start);
-    // A direct-mapped table of kept positions' hashes: drops repeats within a layer and,
-    // while a slot survives, across layers.
-    let slots = (width * SLOTS_PER_POSITION)
-        .next_power_of_two()
-        .clamp(1 << 14, 1 << 24);
-    let mut seen: Vec<Slot> = try_vec(slots, "beam", Slot::default)?;
-    let mask = slots - 1;
-    seen[layer.hash[0] as usize & mask].hash = layer.hash[0];
-    // For each layer past the first, every position's parent index and direction index
-    // in one word (parent << 2 | direction).
-    let mut history: Vec<Vec<u32>> = Vec::new();
-    let threads = resolve_threads(threads).max(1);
-    // Small layers (and their builds) are not worth a thread.
-    let threads_for = |len: usize| if len < 4 * CHUNK { 1 } else { threads };
-    let mut depth = 0usize;
-    // The smallest rank kept so far: (rank, layer, index).
-    // (The rank, not the estimate alone: a line's beam that trades its estimate for the
-    // rest of the board is still going somewhere.)
-    let mut best = (rank0, 0usize, 0usize);
-    // Kept from layer to layer: every chunk's candidates, all of them together, and the
-    // layer before this one (where the next is built).
-    let mut parts: Vec<std::sync::Mutex<Vec<Cand>>> = Vec::new();
-    let mut cands: Vec<Cand> = Vec::new();
-    let mut keys: Vec<u64> = Vec::new();
-    let mut spare = Layer::default();
-    loop {
-        if watch.expired() {
-            return Ok(BeamEnd::Stopped);
+        // (At most 2^29 positions a layer: the way back packs an index in 30 bits.)
+        let width0 = width.clamp(1, 1 << 29);
+        let mut width = width0;
+        // Seconds per position expanded, averaged over the full layers so far (for the pace).
+        let mut per_position: Option<f64> = None;
+        way.lows.clear();
+        // Full layers so far.
+        let mut full = 0.0;
+        if setup.estimate(start.cells()) == 0 {
+            return Ok(BeamEnd::Found(vec![]));
         }
-        let layer_start = std::time::Instant::now();
-        depth += 1;
-        if cap.is_some_and(|c| depth >= c) {
-            return Ok(BeamEnd::Exhausted);
-        }
-        let count = layer.blank.len();
-        full += count as f64 / width as f64;
-        let chunks = count.div_ceil(CHUNK);
-        while parts.len() < chunks {
-            parts.push(std::sync::Mutex::new(Vec::new()));
-        }
-        let found = std::sync::atomic::AtomicU64::new(u64::MAX);
-        let expansion = Expansion {
-            setup,
-            layer: &layer,
-            seen: &seen,
-            mask,
-            count,
-            depth,
-            limit: cap.map(|c| c as u32),
-            ranking: setup.ranking.as_ref(),
-            found: &found,
-            nodes,
-        };
-        let parts_ref = &parts;
-        for_each_index(chunks, threads_for(count), |ci| {
-            // (Each chunk's list is kept from layer to layer: fresh memory every layer
-            // cost a fifth of the time in the kernel zeroing pages.)
-            let mut out =
-                std::mem::take(&mut *parts_ref[ci].lock().unwrap_or_else(|e| e.into_inner()));
-            out.clear();
-            expansion.chunk(ci, &mut out);
-            *parts_ref[ci].lock().unwrap_or_else(|e| e.into_inner()) = out;
-        });
-        let found = found.into_inner();
-        if found != u64::MAX {
-            let found = found & 0xffff_ffff;
-            let mut moves = path_to(&history, history.len(), (found >> 2) as usize);
-            moves.push(Direction::ALL[(found & 3) as usize]);
-            return Ok(BeamEnd::Found(moves));
-        }
-        // Every chunk's candidates, in the order they came (their parents').
-        let total: usize = parts[..chunks]
-            .iter()
-            .map(|p| p.lock().unwrap_or_else(|e| e.into_inner()).len())
-            .sum();
-        if total == 0 {
-            return Ok(BeamEnd::Exhausted);
-        }
-        if let Some(s) = setup.sampler {
-            let all: Vec<Cand> = parts[..chunks]
+        let (mut layer, rank0) = first_layer(setup, start);
+        // A direct-mapped table of kept positions' hashes: drops repeats within a layer and,
+        // while a slot survives, across layers.
+        let slots = (width * SLOTS_PER_POSITION)
+            .next_power_of_two()
+            .clamp(1 << 14, 1 << 24);
+        let mut seen: Vec<Slot> = try_vec(slots, "beam", Slot::default)?;
+        let mask = slots - 1;
+        seen[layer.hash[0] as usize & mask].hash = layer.hash[0];
+        // For each layer past the first, every position's parent index and direction index
+        // in one word (parent << 2 | direction).
+        let mut history: Vec<Vec<u32>> = Vec::new();
+        let threads = resolve_threads(threads).max(1);
+        // Small layers (and their builds) are not worth a thread.
+        let threads_for = |len: usize| if len < 4 * CHUNK { 1 } else { threads };
+        let mut depth = 0usize;
+        // The smallest rank kept so far: (rank, layer, index).
+        // (The rank, not the estimate alone: a line's beam that trades its estimate for the
+        // rest of the board is still going somewhere.)
+        let mut best = (rank0, 0usize, 0usize);
+        // Kept from layer to layer: every chunk's candidates, all of them together, and the
+        // layer before this one (where the next is built).
+        let mut parts: Vec<std::sync::Mutex<Vec<Cand>>> = Vec::new();
+        let mut cands: Vec<Cand> = Vec::new();
+        let mut keys: Vec<u64> = Vec::new();
+        let mut spare = Layer::default();
+        loop {
+            if watch.expired() {
+                return Ok(BeamEnd::Stopped);
+            }
+            let layer_start = std::time::Instant::now();
+            depth += 1;
+            if cap.is_some_and(|c| depth >= c) {
+                return Ok(BeamEnd::Exhausted);
+            }
+            let count = layer.blank.len();
+            full += count as f64 / width as f64;
+            let chunks = count.div_ceil(CHUNK);
+            while parts.len() < chunks {
+                parts.push(std::sync::Mutex::new(Vec::new()));
+            }
+            let found = std::sync::atomic::AtomicU64::new(u64::MAX);
+            let expansion = Expansion {
+                setup,
+                layer: &layer,
+                seen: &seen,
+                mask,
+                count,
+                depth,
+                limit: cap.map(|c| c as u32),
+                ranking: setup.ranking.as_ref(),
+                found: &found,
+                nodes,
+            };
+            let parts_ref = &parts;
+            for_each_index(chunks, threads_for(count), |ci| {
+                // (Each chunk's list is kept from layer to layer: fresh memory every layer
+                // cost a fifth of the time in the kernel zeroing pages.)
+                let mut out =
+                    std::mem::take(&mut *parts_ref[ci].lock().unwrap_or_else(|e| e.into_inner()));
+                out.clear();
+                expansion.chunk(ci, &mut out);
+                *parts_ref[ci].lock().unwrap_or_else(|e| e.into_inner()) = out;
+            });
+            let found = found.into_inner();
+            if found != u64::MAX {
+                let found = found & 0xffff_ffff;
+                let mut moves = path_to(&history, history.len(), (found >> 2) as usize);
+                moves.push(Direction::ALL[(found & 3) as usize]);
+                return Ok(BeamEnd::Found(moves));
+            }
+            // Every chunk's candidates, in the order they came (their parents').
+            let total: usize = parts[..chunks]
                 .iter()
-                .flat_map(|p| p.lock().unwrap_or_else(|e| e.into_inner()).clone())
-                .collect();
-            take_samples(s, &all, &layer, setup, depth);
-        }
-        keep_best(
-            &parts,
-            chunks,
-            total,
-            width,
-            threads_for(total),
-            &mut keys,
-            &mut seen,
-            mask,
-            &mut cands,
-        )?;
-        // The next layer goes where the one before this was (its memory reused).
-        let (step, low) = build_next(setup, &layer, &cands, &mut spare, threads_for(cands.len()))?;
-        history.push(step);
-        std::mem::swap(&mut layer, &mut spare);
-        way.lows.push((low.0, full));
-        if let Some(p) = &pace {
-            if count * 2 >= width {
-                width = paced_width(
-                    p,
-                    width0,
-                    low.0,
-                    full,
-                    count,
-                    layer_start.elapsed(),
-                    &mut per_position,
-                );
+                .map(|p| p.lock().unwrap_or_else(|e| e.into_inner()).len())
+                .sum();
+            if total == 0 {
+                return Ok(BeamEnd::Exhausted);
+            }
+            if let Some(s) = setup.sampler {
+                let all: Vec<Cand> = parts[..chunks]
+                    .iter()
+                    .flat_map(|p| p.lock().unwrap_or_else(|e| e.into_inner()).clone())
+                    .collect();
+                take_samples(s, &all, &layer, setup, depth);
+            }
+            keep_best(
+                &parts,
+                chunks,
+                total,
+                width,
+                threads_for(total),
+                &mut keys,
+                &mut seen,
+                mask,
+                &mut cands,
+            )?;
+            // The next layer goes where the one before this was (its memory reused).
+            let (step, low) =
+                build_next(setup, &layer, &cands, &mut spare, threads_for(cands.len()))?;
+            history.push(step);
+            std::mem::swap(&mut layer, &mut spare);
+            way.lows.push((low.0, full));
+            if let Some(p) = &pace {
+                if count * 2 >= width {
+                    width = paced_width(
+                        p,
+                        width0,
+                        low.0,
+                        full,
+                        count,
+                        layer_start.elapsed(),
+                        &mut per_position,
+                    );
+                }
+            }
+            if low.0 < best.0 {
+                best = (low.0, depth, low.1);
+            } else if depth - best.1 >= STALL_LAYERS {
+                return Ok(BeamEnd::Stalled(path_to(&history, best.1, best.2)));
             }
         }
-        if low.0 < best.0 {
-            best = (low.0, depth, low.1);
-        } else if depth - best.1 >= STALL_LAYERS {
-            return Ok(BeamEnd::Stalled(path_to(&history, best.1, best.2)));
-        }
-    }
+    })
 }
 
 /// Sets aside `per_layer` of a layer's candidates `cands` (children of `layer`'s
