@@ -99,9 +99,11 @@ pub(super) fn keep_best(
                 };
                 cands.push(*c);
             } else {
-                // A repeat of a position kept in this layer (one kept in an earlier
-                // layer made no candidate): the better ranked of the two stays, where
-                // the first was.
+                // A repeat of a position kept in this layer: the better ranked of the
+                // two stays, where the first was. A repeat of an earlier layer's (its
+                // slot's index names another position here) is dropped: on a line's
+                // beam such children made no candidate, a region's beam drops them here
+                // (see `BeamSetup::whole`).
                 let j = s.at as usize;
                 if j < cands.len() && cands[j].hash == c.hash && c.key < cands[j].key {
                     cands[j] = *c;
